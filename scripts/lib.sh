@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers for roam's build and test scripts. Sourced, never run.
+# Contract: callers run with `set -euo pipefail`; every failure leaves a
+# one-line "roam: error: ..." on stderr and a non-zero exit.
+
+ROAM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROAM_CACHE=${ROAM_CACHE:-$HOME/.cache/roamswitch}
+export ROAM_TOP ROAM_CACHE
+
+die() {
+	printf 'roam: error: %s\n' "$*" >&2
+	exit 1
+}
+
+step() {
+	printf '==> %s\n' "$*" >&2
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || die "must run as root (try: sudo $0 $*)"
+}
+
+# need_disk DIR GIB: refuse to start a step that would fill the disk halfway.
+need_disk() {
+	local dir=$1 gib=$2 avail
+
+	mkdir -p "$dir"
+	avail=$(df -Pk "$dir" | awk 'NR == 2 { print int($4 / 1048576) }')
+	[ "$avail" -ge "$gib" ] ||
+		die "need ${gib} GiB free under $dir, only ${avail} GiB available"
+}
+
+# hash_inputs WORD|FILE...: a short content hash of files and literal words,
+# used to key cached artefacts so that changed inputs get a fresh build.
+hash_inputs() {
+	local arg
+
+	for arg in "$@"; do
+		if [ -f "$arg" ]; then
+			printf '%s\n' "${arg#"$ROAM_TOP"/}"
+			cat "$arg"
+		else
+			printf 'word:%s\n' "$arg"
+		fi
+	done | sha256sum | cut -c1-16
+}
+
+# with_progress LABEL LOG CMD...: run CMD with its output in LOG and print an
+# elapsed-time line every 30 s so that long steps never look hung.  On
+# failure, show the end of the log.
+with_progress() {
+	local label=$1 log=$2 start pid rc
+	shift 2
+
+	start=$(date +%s)
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while ! wait_for_exit "$pid" 30; do
+		printf '    %s: %ds, %s log lines\n' "$label" \
+			"$(($(date +%s) - start))" "$(wc -l <"$log")" >&2
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 25 "$log" >&2
+		die "$label failed (exit $rc); full log: $log"
+	fi
+	printf '    %s: done in %ds\n' "$label" "$(($(date +%s) - start))" >&2
+}
+
+# wait_for_exit PID SECONDS: true once PID has exited, false on timeout.
+wait_for_exit() {
+	local pid=$1 i
+
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# apt_install PKG...: install what is missing, through the machine's own apt
+# configuration.  Quiet when everything is already there.
+apt_install() {
+	local missing=() pkg
+
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$pkg")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	need_root
+	mkdir -p "$ROAM_CACHE"
+	step "installing ${missing[*]}"
+	if ! { apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "${missing[@]}"; } \
+		>"$ROAM_CACHE/apt.log" 2>&1; then
+		tail -n 5 "$ROAM_CACHE/apt.log" >&2
+		die "could not install: ${missing[*]} (see $ROAM_CACHE/apt.log)"
+	fi
+}
