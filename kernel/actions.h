@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Flow actions: validating and storing userspace's action lists, giving
+ * them back, and executing them on packets.
+ */
+#ifndef _RSW_ACTIONS_H
+#define _RSW_ACTIONS_H
+
+#include <net/netlink.h>
+#include "flow_key.h"
+
+struct rsw_datapath;
+
+/*
+ * A validated action list.  @actions is in this module's own internal
+ * form (for instance every set is stored masked), which only this file's
+ * functions read or write.
+ */
+struct rsw_flow_actions {
+	struct rcu_head rcu;
+	u32 len;		/* bytes used in @actions */
+	u32 orig_len;		/* bytes of the list userspace sent */
+	struct nlattr actions[];
+};
+
+/* Deepest nesting of sample/clone/check lists we accept. */
+#define RSW_ACTIONS_MAX_DEPTH 16
+
+/**
+ * rsw_actions_from_nlattr - validate and copy an action list
+ * @attr: OVS_FLOW_ATTR_ACTIONS or OVS_PACKET_ATTR_ACTIONS
+ * @key: the flow's (masked) key, checked against what each action needs
+ *	 (a set of IPv4 fields needs an IPv4 flow, and so on)
+ * @acts: out, on success
+ *
+ * Malformed lists (bad lengths, unknown types, nesting deeper than
+ * RSW_ACTIONS_MAX_DEPTH, a set on a field the flow does not have) get
+ * -EINVAL; unsupported features (ct, meters, tunnels, MPLS, NSH) also get
+ * -EINVAL, never a crash.
+ */
+int rsw_actions_from_nlattr(const struct nlattr *attr,
+			    const struct rsw_flow_key *key,
+			    struct rsw_flow_actions **acts, bool log);
+
+/* Emit @acts as userspace sent it, nested in @attrtype. */
+int rsw_actions_to_nlattr(struct sk_buff *skb, int attrtype,
+			  const struct rsw_flow_actions *acts);
+
+void rsw_actions_free(struct rsw_flow_actions *acts);
+/* Free after a grace period, for lists readers may still be running. */
+void rsw_actions_free_rcu(struct rsw_flow_actions *acts);
+
+/**
+ * rsw_actions_execute - run an action list on a packet
+ * @dp: the datapath, under RCU
+ * @skb: consumed, always
+ * @acts: the list
+ * @key: the packet's key; updated as actions change the packet
+ *
+ * Packet path: no allocation except for copies that output, clone and
+ * sample need and for upcalls.  Recirculation re-enters
+ * rsw_dp_process_packet() with a depth limit.
+ */
+int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
+			const struct rsw_flow_actions *acts,
+			struct rsw_flow_key *key);
+
+int rsw_actions_init(void);
+void rsw_actions_uninit(void);
+
+#endif /* _RSW_ACTIONS_H */

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh FLAVOUR [MAKE-ARGS...]: build our openvswitch.ko against
+# the FLAVOUR kernel (see build-kernel.sh) and print its path.
+#
+# The sources are copied into $ROAM_CACHE/module/FLAVOUR-KERNELKEY so the
+# repository stays free of build products; make decides what to rebuild.
+# Extra MAKE-ARGS (W=1, C=2, ...) are passed to kbuild; with them the
+# build always recompiles so every warning is shown.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+flavour=${1:?usage: build-module.sh host|debug [MAKE-ARGS...]}
+shift
+kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
+src=$(readlink -f "$kdir/build/source")
+out=$ROAM_CACHE/module/$(basename "$kdir")
+
+mkdir -p "$out"
+rsync -a --delete --checksum \
+	--include='*.c' --include='*.h' --include='Kbuild' --exclude='*' \
+	"$ROAM_TOP/kernel/" "$out/"
+[ $# -eq 0 ] || make -s -C "$src" O="$kdir/build" M="$out" clean >&2
+make -s -C "$src" O="$kdir/build" M="$out" "$@" modules >&2
+echo "$out/openvswitch.ko"

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The megaflow table: flows are (masked key, mask) pairs, looked up by
+ * trying each distinct mask in turn, and optionally named by a UFID.
+ */
+#ifndef _RSW_FLOW_TABLE_H
+#define _RSW_FLOW_TABLE_H
+
+#include <linux/rhashtable-types.h>
+#include <linux/openvswitch.h>
+#include <linux/percpu.h>
+#include <linux/u64_stats_sync.h>
+#include "flow_key.h"
+
+#define RSW_UFID_MAX_BYTES 16
+
+/* Masks cache size limits, as OVS_DP_ATTR_MASKS_CACHE_SIZE accepts them. */
+#define RSW_MASKS_CACHE_DEFAULT 256
+
+/*
+ * A mask: which bits of the key a flow matches on.  [@start, @end) is the
+ * long-aligned byte range of @key holding every set bit; lookups compare
+ * and hash only that range.  Masks are shared by every flow that uses the
+ * same one and freed after a grace period once the last flow is gone.
+ */
+struct rsw_flow_mask {
+	struct rsw_flow_key key;
+	u16 start;
+	u16 end;
+	unsigned int users;	/* flows using this mask; under rsw_mutex */
+	struct rcu_head rcu;
+};
+
+/* A flow's unique identifier, chosen by userspace; @len 0 means none. */
+struct rsw_flow_id {
+	u32 len;
+	u8 bytes[RSW_UFID_MAX_BYTES];
+};
+
+/* Per-CPU flow counters, summed when userspace asks. */
+struct rsw_flow_stats {
+	u64 packets;
+	u64 bytes;
+	unsigned long used;	/* jiffies of the last packet, 0 = never */
+	__be16 tcp_flags;	/* union of the flags seen */
+	struct u64_stats_sync syncp;
+};
+
+struct rsw_flow_actions;
+
+struct rsw_flow {
+	struct rhash_head match_node;	/* in table->flows */
+	struct rhash_head ufid_node;	/* in table->ufids, if @id.len */
+	struct rsw_flow_key key;	/* masked key: key & mask->key */
+	struct rsw_flow_key unmasked;	/* the key as userspace gave it */
+	struct rsw_flow_mask *mask;	/* set on insert, under rsw_mutex */
+	struct rsw_flow_id id;
+	struct rsw_flow_actions __rcu *acts;
+	struct rsw_flow_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+struct rsw_mask_array;
+struct rsw_mask_cache;
+
+/*
+ * A datapath's flows.  Writers hold rsw_mutex; the packet path and dumps
+ * read under RCU.
+ */
+struct rsw_flow_table {
+	struct rhashtable flows;	/* (mask, masked key) -> flow */
+	struct rhashtable ufids;	/* UFID -> flow */
+	struct rsw_mask_array __rcu *masks;	/* every mask in use */
+	struct rsw_mask_cache __rcu *cache;	/* per-CPU skb hash -> mask */
+	unsigned int count;		/* flows; under rsw_mutex */
+};
+
+int rsw_flow_table_init(struct rsw_flow_table *table);
+/* Frees every flow. The table must be unreachable by readers. */
+void rsw_flow_table_uninit(struct rsw_flow_table *table);
+
+/**
+ * rsw_flow_table_lookup - the packet path's lookup, under RCU
+ * @key: the packet's full key
+ * @skb_hash: the packet's hash, for the per-CPU mask cache (0 skips it)
+ * @n_mask_hit: incremented by the number of masks tried
+ * @n_cache_hit: incremented when the mask cache answered
+ *
+ * Cost is bounded by the number of masks in use.
+ */
+struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
+				       const struct rsw_flow_key *key,
+				       u32 skb_hash, u32 *n_mask_hit,
+				       u32 *n_cache_hit);
+
+/* Find the flow with this UFID; RCU or rsw_mutex. */
+struct rsw_flow *rsw_flow_table_find_ufid(struct rsw_flow_table *table,
+					  const struct rsw_flow_id *id);
+
+/*
+ * Find the flow installed with exactly this unmasked key and mask (how a
+ * flow without a UFID is named); RCU or rsw_mutex.
+ */
+struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
+					   const struct rsw_flow_key *unmasked,
+					   const struct rsw_flow_key *mask);
+
+/**
+ * rsw_flow_table_insert - publish a new flow, under rsw_mutex
+ * @flow: from rsw_flow_alloc(), with unmasked, id and acts set
+ * @mask: the mask as parsed; shared with an identical mask already in use,
+ *	  or copied
+ *
+ * Fills @flow->key and @flow->mask.  Returns -EEXIST if a flow with the
+ * same UFID or the same masked key and mask exists, -ENOMEM, or 0.
+ */
+int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
+			  const struct rsw_flow_key *mask);
+
+/* Unpublish @flow, under rsw_mutex; free it with rsw_flow_free(). */
+void rsw_flow_table_remove(struct rsw_flow_table *table,
+			   struct rsw_flow *flow);
+
+/* Remove and free every flow, under rsw_mutex. */
+void rsw_flow_table_flush(struct rsw_flow_table *table);
+
+/* Number of masks in use, for OVS_DP_ATTR_MEGAFLOW_STATS. */
+u32 rsw_flow_table_mask_count(const struct rsw_flow_table *table);
+
+/* The mask cache: 0 disables it; else a power of two up to a limit. */
+int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size);
+u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table);
+
+/*
+ * Resumable iteration for dumps, under RCU.  @pos starts at 0 and is opaque
+ * to callers; each call returns the next flow or NULL at the end.  Flows
+ * added or removed meanwhile may be missed or seen once more, never freed
+ * under the caller.
+ */
+struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
+					  u64 *pos);
+
+struct rsw_flow *rsw_flow_alloc(void);
+/* Free @flow and its actions after a grace period. */
+void rsw_flow_free(struct rsw_flow *flow);
+
+/* Account one packet to @flow; packet path, under RCU, BH disabled. */
+void rsw_flow_stats_update(struct rsw_flow *flow, __be16 tcp_flags,
+			   const struct sk_buff *skb);
+void rsw_flow_stats_read(const struct rsw_flow *flow,
+			 struct ovs_flow_stats *stats, unsigned long *used,
+			 __be16 *tcp_flags);
+void rsw_flow_stats_clear(struct rsw_flow *flow);
+
+int rsw_flow_table_module_init(void);
+void rsw_flow_table_module_uninit(void);
+
+#endif /* _RSW_FLOW_TABLE_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Upcalls: handing packets to userspace as OVS_PACKET_CMD_MISS or
+ * OVS_PACKET_CMD_ACTION messages on the ovs_packet family.
+ */
+#ifndef _RSW_UPCALL_H
+#define _RSW_UPCALL_H
+
+#include <linux/skbuff.h>
+#include "flow_key.h"
+
+struct rsw_datapath;
+struct rsw_flow_actions;
+
+struct rsw_upcall_info {
+	u8 cmd;				/* OVS_PACKET_CMD_MISS or _ACTION */
+	u32 portid;			/* netlink PID to deliver to */
+	u16 mru;			/* OVS_PACKET_ATTR_MRU if non-zero */
+	const struct nlattr *userdata;	/* OVS_USERSPACE_ATTR_USERDATA */
+	/* With OVS_USERSPACE_ATTR_ACTIONS: the flow's actions to include. */
+	const struct rsw_flow_actions *actions;
+};
+
+/**
+ * rsw_upcall - send @skb to userspace, under RCU
+ * @cutlen: bytes to trim from the end first (trunc action), or 0
+ *
+ * Does not consume @skb.  A VLAN tag held in the skb's metadata is written
+ * back into the copied frame.  On failure the datapath's lost counter is
+ * incremented and a negative errno returned.
+ */
+int rsw_upcall(struct rsw_datapath *dp, struct sk_buff *skb,
+	       const struct rsw_flow_key *key,
+	       const struct rsw_upcall_info *info, u32 cutlen);
+
+#endif /* _RSW_UPCALL_H */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Vports: the datapath's ports.  Each is backed by a net_device: an
+ * existing one we attach to (netdev) or one we create (internal).
+ */
+#ifndef _RSW_VPORT_H
+#define _RSW_VPORT_H
+
+#include <linux/netdevice.h>
+#include <linux/openvswitch.h>
+#include <linux/rcupdate.h>
+
+struct rsw_datapath;
+
+/* Where upcalls for packets from this port go: one PID, or spread. */
+struct rsw_upcall_pids {
+	struct rcu_head rcu;
+	u32 n;
+	u32 ids[];
+};
+
+struct rsw_vport_parms {
+	const char *name;
+	enum ovs_vport_type type;
+	struct rsw_datapath *dp;
+	u32 port_no;
+	const struct nlattr *options;		/* OVS_VPORT_ATTR_OPTIONS */
+	const struct nlattr *upcall_pids;	/* OVS_VPORT_ATTR_UPCALL_PID */
+};
+
+struct rsw_vport;
+
+struct rsw_vport_ops {
+	enum ovs_vport_type type;
+	/* Under rsw_mutex; takes RTNL itself where the device needs it. */
+	struct rsw_vport *(*create)(const struct rsw_vport_parms *parms);
+	/* Under rsw_mutex, after the port is unpublished. */
+	void (*destroy)(struct rsw_vport *vport);
+	/* Packet path: transmit @skb (consumed) out of the port. */
+	void (*send)(struct rsw_vport *vport, struct sk_buff *skb);
+};
+
+struct rsw_vport {
+	struct net_device *dev;		/* held for the vport's life */
+	netdevice_tracker dev_tracker;
+	struct rsw_datapath *dp;
+	u32 port_no;
+	const struct rsw_vport_ops *ops;
+	struct rsw_upcall_pids __rcu *upcall_pids;
+	struct rcu_head rcu;
+};
+
+/* Allocate a vport with @priv_size bytes of private data; for ops. */
+struct rsw_vport *rsw_vport_alloc(size_t priv_size,
+				  const struct rsw_vport_ops *ops,
+				  const struct rsw_vport_parms *parms);
+/* Free a vport that was never published, or after a grace period. */
+void rsw_vport_free(struct rsw_vport *vport);
+void rsw_vport_free_rcu(struct rsw_vport *vport);
+
+static inline void *rsw_vport_priv(const struct rsw_vport *vport)
+{
+	return (u8 *)vport + ALIGN(sizeof(*vport), NETDEV_ALIGN);
+}
+
+/* Create a vport of parms->type; ERR_PTR(-EAFNOSUPPORT) for types we lack. */
+struct rsw_vport *rsw_vport_create(const struct rsw_vport_parms *parms);
+void rsw_vport_destroy(struct rsw_vport *vport);
+
+/* The vport attached to @dev, or NULL; RCU or RTNL. */
+struct rsw_vport *rsw_vport_from_dev(const struct net_device *dev);
+
+int rsw_vport_set_upcall_pids(struct rsw_vport *vport,
+			      const struct nlattr *pids);
+int rsw_vport_put_upcall_pids(const struct rsw_vport *vport,
+			      struct sk_buff *skb);
+/* The PID a miss from this port goes to, spread by @skb's hash. */
+u32 rsw_vport_upcall_pid(const struct rsw_vport *vport,
+			 const struct sk_buff *skb);
+
+void rsw_vport_get_stats(struct rsw_vport *vport,
+			 struct ovs_vport_stats *stats);
+
+/* Packet path: send @skb (consumed) out of @vport, dropping if too big. */
+void rsw_vport_send(struct rsw_vport *vport, struct sk_buff *skb, u16 mru);
+
+/* Called by a vport's receive hook for every packet; consumes @skb. */
+void rsw_vport_receive(struct rsw_vport *vport, struct sk_buff *skb);
+
+extern const struct rsw_vport_ops rsw_netdev_vport_ops;
+extern const struct rsw_vport_ops rsw_internal_vport_ops;
+
+/* True if @dev is an internal vport's device. */
+bool rsw_is_internal_dev(const struct net_device *dev);
+
+int rsw_vport_init(void);
+void rsw_vport_uninit(void);
+
+#endif /* _RSW_VPORT_H */
