@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/openvswitch.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include "flow_table.h"
@@ -67,7 +68,7 @@ struct rsw_vport_parms;
 
 struct rsw_datapath {
 	struct list_head node;		/* in rsw_net.datapaths; rsw_mutex */
-	struct rcu_head rcu;
+	struct rcu_work free_work;	/* frees it a grace period after DEL */
 	possible_net_t net;
 	struct rsw_flow_table table;
 	/*
@@ -90,6 +91,9 @@ static inline struct net *rsw_dp_net(const struct rsw_datapath *dp)
 {
 	return read_pnet(&dp->net);
 }
+
+/* Ports are numbered below this; OVSP_LOCAL (0) is the local port. */
+#define RSW_MAX_PORTS USHRT_MAX
 
 /* The datapath whose local port has @dp_ifindex, or NULL; RCU or mutex. */
 struct rsw_datapath *rsw_dp_lookup(struct net *net, int dp_ifindex);
@@ -129,6 +133,24 @@ u32 rsw_dp_upcall_portid(const struct rsw_datapath *dp,
 			 const struct sk_buff *skb);
 
 void rsw_dp_count_lost(struct rsw_datapath *dp);
+
+/*
+ * Datapath lifetime, for the ovs_datapath family.  A datapath is allocated
+ * unpublished, gets its local port and settings, and is published on the
+ * namespace's list; destroying it (under rsw_mutex) removes its ports and
+ * flows and frees it after a grace period.
+ */
+struct rsw_datapath *rsw_dp_alloc(struct net *net);
+void rsw_dp_free_unpublished(struct rsw_datapath *dp);
+void rsw_dp_publish(struct rsw_datapath *dp);
+void rsw_dp_destroy(struct rsw_datapath *dp);
+
+/* OVS_DP_ATTR_PER_CPU_PIDS, under rsw_mutex. */
+int rsw_dp_set_cpu_pids(struct rsw_datapath *dp, const struct nlattr *attr);
+
+void rsw_dp_read_stats(const struct rsw_datapath *dp,
+		       struct ovs_dp_stats *stats,
+		       struct ovs_dp_megaflow_stats *mega);
 
 /* Control block the datapath keeps in skb->cb while a packet is ours. */
 struct rsw_skb_cb {

@@ -24,6 +24,7 @@ struct rsw_vport_parms {
 	enum ovs_vport_type type;
 	struct rsw_datapath *dp;
 	u32 port_no;
+	int desired_ifindex;			/* internal ports; 0 = any */
 	const struct nlattr *options;		/* OVS_VPORT_ATTR_OPTIONS */
 	const struct nlattr *upcall_pids;	/* OVS_VPORT_ATTR_UPCALL_PID */
 };
