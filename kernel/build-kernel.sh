@@ -14,6 +14,7 @@
 #   modules/        modules_install output (lib/modules/VERSION/...)
 #   release         the kernel release string
 set -euo pipefail
+# shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 flavour=${1:?usage: build-kernel.sh host|debug}

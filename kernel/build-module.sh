@@ -9,6 +9,7 @@
 # Extra MAKE-ARGS (W=1, C=2, ...) are passed to kbuild; with them the
 # build always recompiles so every warning is shown.
 set -euo pipefail
+# shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 flavour=${1:?usage: build-module.sh host|debug [MAKE-ARGS...]}

@@ -5,6 +5,7 @@
 # sparse (C=2) against the host kernel, in a scratch copy of kernel/, so a
 # file can be checked while other files of the module are unfinished.
 set -euo pipefail
+# shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 [ $# -gt 0 ] || die "usage: check-objs.sh OBJ.o..."

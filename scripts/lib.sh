@@ -19,7 +19,7 @@ step() {
 }
 
 need_root() {
-	[ "$(id -u)" -eq 0 ] || die "must run as root (try: sudo $0 $*)"
+	[ "$(id -u)" -eq 0 ] || die "must run as root (try: sudo $0)"
 }
 
 # need_disk DIR GIB: refuse to start a step that would fill the disk halfway.

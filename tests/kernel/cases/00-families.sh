@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The loaded module is the requested one and registers the four families
+# with the ABI's versions and multicast groups; a fresh datapath dump is
+# empty.
+
+case "$ROAM_DATAPATH" in
+ours) check "our module is loaded" dp_is "$OURS_KO" ;;
+in-tree) check "the in-tree module is loaded" dp_is "$INTREE_KO" ;;
+esac
+
+for fam in ovs_datapath:2 ovs_vport:1 ovs_flow:1 ovs_packet:1; do
+	name=${fam%:*} version=${fam#*:}
+	info=$(genl_family "$name")
+	check "family $name is registered" grep -q "Name: $name" <<<"$info"
+	check "family $name has version $version" \
+		grep -Eq "Version: 0x0*$version\b" <<<"$info"
+done
+for group in ovs_datapath ovs_vport ovs_flow; do
+	check "family $group has multicast group $group" \
+		grep -Eq "name: $group\b" <<<"$(genl_family "$group")"
+done
+check_fails "ovs_packet has no multicast group" \
+	grep -q "multicast groups" <<<"$(genl_family ovs_packet)"
+
+check_eq "a fresh datapath dump is empty" "" "$(ovs-dpctl dump-dps 2>&1)"

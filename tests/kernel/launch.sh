@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# launch.sh [vm-run OPTIONS...] [-- CASE...]: run the kernel suite in a test
+# host.  Assembles the job the host runs (this directory, the shared test
+# libraries, our module built for the chosen kernel, and the helper tools
+# meson built) and hands it to tests/vm-run.sh.
+set -euo pipefail
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+vm_args=() cases=() tools=() flavour=host
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--) shift; cases=("$@"); break ;;
+	--debug-kernel) flavour=debug; vm_args+=("$1") ;;
+	--tool) tools+=("$2"); shift ;;
+	*) vm_args+=("$1") ;;
+	esac
+	shift
+done
+
+job=$(mktemp -d "${TMPDIR:-/tmp}/roam-kernel-job.XXXXXX")
+trap 'rm -rf "$job"' EXIT
+cp -a "$ROAM_TOP/tests/kernel/." "$job/"
+mkdir -p "$job/lib" "$job/bin"
+cp "$ROAM_TOP/tests/lib/tap.sh" "$job/lib/"
+cp "$("$ROAM_TOP/kernel/build-module.sh" "$flavour")" "$job/bin/openvswitch.ko"
+for tool in ${tools[@]+"${tools[@]}"}; do
+	cp "$tool" "$job/bin/"
+done
+
+"$ROAM_TOP/tests/vm-run.sh" "${vm_args[@]}" "$job" ./run.sh \
+	${cases[@]+"${cases[@]}"}

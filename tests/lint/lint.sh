@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh CHECK: one lint check, failing on any finding.
+#
+#   kernel-w1    the module builds with W=1 without a warning
+#   sparse       sparse (C=2) over every object reports nothing
+#   checkpatch   scripts/checkpatch.pl --strict on every kernel source
+#   shell        shellcheck on every shell script in the repository
+#   userspace    userspace builds with the hardened warning set and -Werror
+#
+# Findings are printed; the exit status is non-zero if there were any.
+set -euo pipefail
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+# checkpatch findings we accept, each for a reason:
+#   FILE_PATH_CHANGES    out-of-tree: there is no MAINTAINERS file to update
+#   SPDX_LICENSE_TAG     checkpatch wants the tag on line 1 of .sh too
+CHECKPATCH_IGNORE=FILE_PATH_CHANGES,SPDX_LICENSE_TAG
+
+# kbuild_findings ARGS...: rebuild the module with ARGS and print every
+# compiler or sparse diagnostic.
+kbuild_findings() {
+	local out
+
+	out=$("$ROAM_TOP/kernel/build-module.sh" host "$@" 2>&1 >/dev/null) || {
+		printf '%s\n' "$out"
+		echo "module build failed"
+		return 0
+	}
+	printf '%s\n' "$out" | grep -E 'warning:|error:|note:' || true
+}
+
+shell_scripts() {
+	git -C "$ROAM_TOP" ls-files -co --exclude-standard |
+		while IFS= read -r f; do
+			case "$f" in
+			*.sh | roam | .ci/run) echo "$ROAM_TOP/$f" ;;
+			*)
+				if head -n 1 "$ROAM_TOP/$f" 2>/dev/null |
+					grep -qE '^#!.*(ba)?sh'; then
+					echo "$ROAM_TOP/$f"
+				fi
+				;;
+			esac
+		done
+}
+
+check=${1:?usage: lint.sh kernel-w1|sparse|checkpatch|shell|userspace}
+case "$check" in
+kernel-w1)
+	findings=$(kbuild_findings W=1)
+	;;
+sparse)
+	findings=$(kbuild_findings C=2)
+	;;
+checkpatch)
+	kdir=$("$ROAM_TOP/kernel/build-kernel.sh" host)
+	cd "$ROAM_TOP/kernel"
+	findings=$("$kdir/build/source/scripts/checkpatch.pl" --strict \
+		--no-tree --terse --show-types --ignore "$CHECKPATCH_IGNORE" \
+		-f ./*.[ch] | grep -v '^total:' || true)
+	;;
+shell)
+	mapfile -t scripts < <(shell_scripts)
+	findings=$(shellcheck -x "${scripts[@]}" 2>&1 || true)
+	;;
+userspace)
+	scratch=$(mktemp -d)
+	trap 'rm -rf "$scratch"' EXIT
+	if ! out=$(meson setup --fatal-meson-warnings -Dwerror=true \
+		"$scratch" "$ROAM_TOP" 2>&1); then
+		findings=$out
+	elif ! out=$(meson compile -C "$scratch" 2>&1); then
+		findings=$(grep -E 'warning:|error:' <<<"$out" || echo "$out")
+	else
+		findings=''
+	fi
+	;;
+*)
+	die "unknown lint check '$check'"
+	;;
+esac
+
+if [ -n "$findings" ]; then
+	printf '%s\n' "$findings"
+	echo "lint $check: $(printf '%s\n' "$findings" | wc -l) finding(s)"
+	exit 1
+fi
+echo "lint $check: clean"
