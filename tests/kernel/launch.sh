@@ -26,6 +26,10 @@ cp -a "$ROAM_TOP/tests/kernel/." "$job/"
 mkdir -p "$job/lib" "$job/bin"
 cp "$ROAM_TOP/tests/lib/tap.sh" "$job/lib/"
 cp "$("$ROAM_TOP/kernel/build-module.sh" "$flavour")" "$job/bin/openvswitch.ko"
+# The upstream selftest, from the same tree the test kernel is built from.
+kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
+cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
+	"$job/selftest"
 for tool in ${tools[@]+"${tools[@]}"}; do
 	cp "$tool" "$job/bin/"
 done
