@@ -82,7 +82,15 @@ u32 rsw_vport_upcall_pid(const struct rsw_vport *vport,
 void rsw_vport_get_stats(struct rsw_vport *vport,
 			 struct ovs_vport_stats *stats);
 
-/* Packet path: send @skb (consumed) out of @vport, dropping if too big. */
+/**
+ * rsw_vport_send - packet path: send @skb (consumed) out of @vport
+ * @mru: largest fragment seen on reassembly, 0 if none
+ *
+ * Applies a pending trunc first: RSW_CB(skb)->cutlen bytes are cut from
+ * the end (never into the Ethernet header) and cutlen is then zeroed, so
+ * callers pass the packet untrimmed.  Packets larger than the device's
+ * MTU, or than @mru when set, are dropped unless they are GSO.
+ */
 void rsw_vport_send(struct rsw_vport *vport, struct sk_buff *skb, u16 mru);
 
 /* Called by a vport's receive hook for every packet; consumes @skb. */
@@ -93,6 +101,20 @@ extern const struct rsw_vport_ops rsw_internal_vport_ops;
 
 /* True if @dev is an internal vport's device. */
 bool rsw_is_internal_dev(const struct net_device *dev);
+
+/*
+ * Unhook a netdev vport from its device (rx handler, master link,
+ * promiscuity), under RTNL; for the device notifier.  The vport stays in
+ * its datapath until removed under rsw_mutex.  Idempotent.
+ */
+void rsw_netdev_vport_detach(struct rsw_vport *vport);
+
+/* The vport of internal device @dev, NULL while it is torn down. */
+struct rsw_vport *rsw_internal_dev_vport(const struct net_device *dev);
+
+/* The "openvswitch" rtnl_link kind of internal devices. */
+int rsw_internal_vport_init(void);
+void rsw_internal_vport_uninit(void);
 
 int rsw_vport_init(void);
 void rsw_vport_uninit(void);
