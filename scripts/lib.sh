@@ -35,11 +35,13 @@ need_disk() {
 # hash_inputs WORD|FILE...: a short content hash of files and literal words,
 # used to key cached artefacts so that changed inputs get a fresh build.
 hash_inputs() {
-	local arg
+	local arg name
 
 	for arg in "$@"; do
 		if [ -f "$arg" ]; then
-			printf '%s\n' "${arg#"$ROAM_TOP"/}"
+			# the same file hashes the same however it was named
+			name=$(readlink -f -- "$arg")
+			printf '%s\n' "${name#"$ROAM_TOP"/}"
 			cat "$arg"
 		else
 			printf 'word:%s\n' "$arg"

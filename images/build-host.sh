@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-host.sh FLAVOUR: build the test-host image for the FLAVOUR kernel
+# (host or debug, see kernel/build-kernel.sh) and print the directory that
+# holds it:
+#   rootfs.img   raw ext4 root filesystem (Debian bookworm, systemd, Open
+#                vSwitch, libvirt, qemu, cloud-init), with the kernel's
+#                modules depmod'ed under /lib/modules/RELEASE
+#   bzImage      the kernel
+#   release      the kernel release string
+# Two stages, each cached under $ROAM_CACHE/image by content hash:
+#   base-HASH.tar      mmdebstrap of images/host/packages with the overlay
+#                      and setup.sh applied (machine's own apt sources);
+#   FLAVOUR-HASH/      the tarball plus that kernel's modules, as ext4.
+# Needs root (mmdebstrap, file ownership in the image); uses no loop mounts.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+flavour=${1:?usage: build-host.sh host|debug}
+case "$flavour" in
+host | debug) ;;
+*) die "unknown image flavour '$flavour' (want host or debug)" ;;
+esac
+need_root "$@"
+apt_install mmdebstrap e2fsprogs
+
+hostdir=$ROAM_TOP/images/host
+cache=$ROAM_CACHE/image
+mkdir -p "$cache"
+
+# The machine's own apt sources, passed as files so that no mirror name
+# lives in this repository.
+sources=()
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+	/etc/apt/sources.list.d/*.sources; do
+	[ -s "$f" ] && sources+=("$f")
+done
+[ ${#sources[@]} -gt 0 ] || die "no apt sources configured on this machine"
+# Snapshot mirrors need their Release files accepted after expiry; follow
+# the machine's own setting.
+aptopts=()
+valid_until=$(apt-config dump Acquire::Check-Valid-Until |
+	sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')
+[ -z "$valid_until" ] ||
+	aptopts+=("--aptopt=Acquire::Check-Valid-Until \"$valid_until\"")
+
+# Stage a: the base root filesystem tarball.
+mapfile -t packages < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+	"$hostdir/packages" | tr -d '[:blank:]')
+mapfile -t overlay < <(cd "$hostdir" && find overlay -type f | LC_ALL=C sort)
+overlay_modes=$(cd "$hostdir" && find overlay -printf '%p %m\n' | LC_ALL=C sort)
+# Keyed by what goes into the tarball, not by this whole script, so that
+# changes to stage b do not re-run mmdebstrap; bump "base-v1" when the
+# mmdebstrap command line below changes.
+base_key=$(hash_inputs base-v1 "$hostdir/packages" "$hostdir/setup.sh" \
+	"${overlay[@]/#/$hostdir/}" "$overlay_modes" "${sources[@]}" \
+	"${aptopts[@]}")
+base=$cache/base-$base_key.tar
+
+if [ ! -e "$base" ]; then
+	need_disk "$cache" 4
+	step "bootstrapping the host root filesystem (about 2-3 minutes)"
+	rm -f "$base.tmp"
+	# the hooks' "$1" is the chroot, expanded by mmdebstrap
+	# shellcheck disable=SC2016
+	with_progress mmdebstrap "$cache/base-$base_key.log" \
+		mmdebstrap --variant=apt --format=tar \
+		--include="$(
+			IFS=,
+			echo "${packages[*]}"
+		)" \
+		"${aptopts[@]}" \
+		--customize-hook="sync-in $hostdir/overlay /" \
+		--customize-hook="upload $hostdir/setup.sh /tmp/roam-setup.sh" \
+		--customize-hook='chroot "$1" bash /tmp/roam-setup.sh' \
+		--customize-hook='rm -f "$1/tmp/roam-setup.sh"' \
+		bookworm "$base.tmp" "${sources[@]}"
+	mv "$base.tmp" "$base"
+fi
+
+# Stage b: the per-flavour ext4 image.
+kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
+release=$(cat "$kdir/release")
+key=$(hash_inputs "$ROAM_TOP/images/build-host.sh" "$base_key" "$(basename "$kdir")")
+out=$cache/$flavour-$key
+
+if [ -e "$out/.done" ]; then
+	echo "$out"
+	exit 0
+fi
+
+need_disk "$cache" 6
+rm -rf "$out"
+mkdir -p "$out/root"
+trap 'rm -rf "$out/root"' EXIT
+step "making the $flavour host image ($out)"
+tar -C "$out/root" --numeric-owner --xattrs --xattrs-include='*' -xpf "$base"
+mkdir -p "$out/root/lib/modules"
+cp -a "$kdir/modules/lib/modules/$release" "$out/root/lib/modules/"
+# the links into the kernel's build tree mean nothing inside the host
+rm -f "$out/root/lib/modules/$release/build" "$out/root/lib/modules/$release/source"
+
+# The NoCloud seed is an ISO 9660 image; add isofs as a module if the
+# kernel was configured without it.
+if ! grep -q '^CONFIG_ISO9660_FS=[ym]' "$kdir/build/.config"; then
+	isofs=$cache/isofs-$(basename "$kdir")
+	rm -rf "$isofs"
+	mkdir -p "$isofs"
+	cp "$(readlink -f "$kdir/build/source")"/fs/isofs/*.[ch] \
+		"$(readlink -f "$kdir/build/source")/fs/isofs/Makefile" "$isofs/"
+	make -s -C "$(readlink -f "$kdir/build/source")" O="$kdir/build" \
+		M="$isofs" CONFIG_ISO9660_FS=m modules >"$isofs.log" 2>&1 ||
+		die "building isofs.ko failed; see $isofs.log"
+	mkdir -p "$out/root/lib/modules/$release/extra"
+	cp "$isofs/isofs.ko" "$out/root/lib/modules/$release/extra/"
+	rm -rf "$isofs" "$isofs.log"
+fi
+depmod -b "$out/root" "$release"
+
+with_progress "mke2fs $flavour" "$out/mke2fs.log" \
+	mke2fs -q -F -t ext4 -L roam-root -E root_owner=0:0 \
+	-d "$out/root" "$out/rootfs.img" 4G
+rm -rf "$out/root"
+cp "$kdir/bzImage" "$out/bzImage"
+cp "$kdir/release" "$out/release"
+touch "$out/.done"
+echo "$out"

@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh [OPTIONS] SCRIPT [ARGS...]: run SCRIPT as root inside one or two
+# freshly booted QEMU test hosts and exit with its status.
+#
+#   --hosts 1|2             number of hosts (default 1); with 2 they are
+#                           cabled together (eth0, 192.0.2.1 <-> 192.0.2.2)
+#   --datapath ours|in-tree the openvswitch.ko loaded before SCRIPT runs
+#                           (default ours, built by kernel/build-module.sh)
+#   --debug-kernel          KASAN/lockdep/kmemleak kernel, panic_on_warn
+#   --boot fast|full        fast: a tiny init runs the job (no systemd);
+#                           full: systemd + cloud-init, libvirtd ready
+#                           (default fast for 1 host, full for 2)
+#   --timeout SECONDS       whole-run limit, boot included (default 600)
+#
+# SCRIPT is a file, a directory or a tarball (.tar, .tar.gz, .tgz,
+# .tar.xz).  For a directory or tarball the first ARG names the program in
+# it to run; the tree is copied as-is into the host, and the program runs
+# with the tree's root as cwd.  A program that is not executable runs with
+# bash.
+#
+# Output: the script's stdout+stderr, streamed live on stdout; with 2 hosts
+# every line is prefixed "host1| " or "host2| ".  Before it, the host
+# prints "# datapath: ..." (which module and srcversion was proven loaded);
+# after it, "# kernel log: clean" or the suspicious kernel log lines.
+# Exit status: the script's (2 hosts: the first non-zero one); 1 if the
+# kernel log was not clean, the datapath did not load or a host failed;
+# 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr only.
+#
+# Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
+# ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
+# ROAM_LINK (2 hosts), ROAM_SHARED (a directory all hosts share) and
+# ROAM_LIB (tests/vm/roam.sh: roam_barrier, roam_put, roam_get).
+#
+# ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
+# building the image; for debugging the harness itself.
+#
+# Everything of a run lives in $ROAM_CACHE/run/ID and is removed when the
+# run ends, however it ends; the logs of the last failed run are kept in
+# $ROAM_CACHE/run/last-failure.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	sed -n '4,/^$/s/^# \{0,1\}//p' "$0" | sed '/^SPDX/d'
+}
+
+hosts=1 datapath=ours debug=0 boot='' timeout=600
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--hosts | --datapath | --boot | --timeout)
+		[ $# -ge 2 ] || die "option $1 needs a value"
+		opt=${1#--} val=$2
+		shift 2
+		;;
+	--hosts=* | --datapath=* | --boot=* | --timeout=*)
+		opt=${1%%=*} opt=${opt#--} val=${1#*=}
+		shift
+		;;
+	--debug-kernel)
+		debug=1
+		shift
+		continue
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--)
+		shift
+		break
+		;;
+	-*) die "unknown option '$1' (see $0 --help)" ;;
+	*) break ;;
+	esac
+	case "$opt:$val" in
+	hosts:1 | hosts:2) hosts=$val ;;
+	datapath:ours | datapath:in-tree) datapath=$val ;;
+	boot:fast | boot:full) boot=$val ;;
+	timeout:[1-9]*) [[ $val =~ ^[0-9]+$ ]] || die "bad --timeout '$val'"
+		timeout=$val ;;
+	*) die "bad value '$val' for --$opt (see $0 --help)" ;;
+	esac
+done
+[ $# -ge 1 ] || die "no SCRIPT given (usage: $0 [OPTIONS] SCRIPT [ARGS...])"
+script=$1
+shift
+[ -e "$script" ] || die "SCRIPT '$script' does not exist"
+if [ -z "$boot" ]; then
+	boot=fast
+	[ "$hosts" -eq 1 ] || boot=full
+fi
+flavour=host
+[ "$debug" -eq 0 ] || flavour=debug
+
+need_root "$@"
+apt_install qemu-system-x86 qemu-utils cloud-image-utils
+need_disk "$ROAM_CACHE" 2
+
+# What the hosts boot: image (and kernel), and our module.
+if [ -n "${ROAM_IMAGE:-}" ]; then
+	[ -e "$ROAM_IMAGE/rootfs.img" ] || die "ROAM_IMAGE=$ROAM_IMAGE has no rootfs.img"
+	image=$ROAM_IMAGE
+else
+	image=$("$ROAM_TOP/images/build-host.sh" "$flavour")
+fi
+ko=
+if [ "$datapath" = ours ]; then
+	ko=$("$ROAM_TOP/kernel/build-module.sh" "$flavour") ||
+		die "building our openvswitch.ko failed (try --datapath in-tree)"
+	[ -f "$ko" ] || die "kernel/build-module.sh did not produce $ko"
+fi
+
+# The run directory and the 9p share: runner, helpers, job, module.
+mkdir -p "$ROAM_CACHE/run"
+run=$(mktemp -d "$ROAM_CACHE/run/XXXXXX")
+share=$run/share
+qemu_pids=() stream_pids=()
+
+# shellcheck disable=SC2317 # invoked by the EXIT trap
+cleanup() {
+	local rc=$? pid i
+
+	trap - EXIT INT TERM
+	for pid in "${qemu_pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${qemu_pids[@]}"; do
+		wait_for_exit "$pid" 5 || kill -9 "$pid" 2>/dev/null || true
+	done
+	for pid in "${stream_pids[@]}"; do
+		wait_for_exit "$pid" 3 || kill "$pid" 2>/dev/null || true
+	done
+	if [ "$rc" -ne 0 ] && [ -d "$run" ]; then
+		rm -rf "$ROAM_CACHE/run/last-failure" "$share/payload" \
+			"$run/link.sock"
+		for ((i = 1; i <= hosts; i++)); do
+			mv "$share/host$i"/* "$run/" 2>/dev/null || true
+		done
+		rm -rf "$share"
+		mv -T "$run" "$ROAM_CACHE/run/last-failure" 2>/dev/null || true
+	fi
+	rm -rf "$run"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo >&2; die "interrupted"' INT
+trap 'die "terminated"' TERM
+
+mkdir -p "$share/payload" "$share/shared"
+cp "$ROAM_TOP/tests/vm/runner.sh" "$ROAM_TOP/tests/vm/roam.sh" "$share/"
+[ -z "$ko" ] || cp "$ko" "$share/openvswitch.ko"
+if [ -d "$script" ]; then
+	[ $# -ge 1 ] || die "SCRIPT '$script' is a directory: name the program in it to run"
+	cp -a "$script/." "$share/payload/"
+	prog=$1
+	shift
+else
+	case "$script" in
+	*.tar | *.tar.gz | *.tgz | *.tar.xz)
+		[ $# -ge 1 ] || die "SCRIPT '$script' is a tarball: name the program in it to run"
+		tar -C "$share/payload" -xf "$script" ||
+			die "cannot unpack '$script'"
+		prog=$1
+		shift
+		;;
+	*)
+		cp "$script" "$share/payload/"
+		prog=$(basename "$script")
+		;;
+	esac
+fi
+case "$prog" in
+/* | ./* | ../*) ;;
+*) prog=./$prog ;;
+esac
+{
+	printf 'ROAM_HOSTS=%q\nROAM_DATAPATH=%q\nROAM_DEBUG_KERNEL=%q\n' \
+		"$hosts" "$datapath" "$debug"
+	printf 'ROAM_PROG=%q\nROAM_ARGS=(' "$prog"
+	[ $# -eq 0 ] || printf ' %q' "$@"
+	printf ' )\n'
+} >"$share/job.env"
+
+# A NoCloud seed per host for full boot mode: hostname, /etc/hosts and
+# the host-link address, matched by MAC.
+make_seed() {
+	local i=$1 dir
+
+	dir=$run/seed$i
+
+	mkdir -p "$dir"
+	printf 'instance-id: roam-host%s\nlocal-hostname: roam-host%s\n' \
+		"$i" "$i" >"$dir/meta-data"
+	cat >"$dir/user-data" <<-EOT
+		#cloud-config
+		hostname: roam-host$i
+		write_files:
+		  - path: /etc/hosts
+		    content: |
+		      127.0.0.1 localhost
+		      192.0.2.1 roam-host1
+		      192.0.2.2 roam-host2
+	EOT
+	cat >"$dir/network-config" <<-EOT
+		version: 2
+		ethernets:
+		  link:
+		    match:
+		      macaddress: "52:54:00:00:02:0$i"
+		    addresses: [ 192.0.2.$i/24 ]
+	EOT
+	cloud-localds -N "$dir/network-config" "$run/seed$i.img" \
+		"$dir/user-data" "$dir/meta-data" ||
+		die "cloud-localds failed for roam-host$i"
+}
+
+sock=$run/link.sock
+[ ${#sock} -lt 100 ] || die "run directory path too long for a unix socket: $run"
+mem=3G
+[ "$debug" -eq 0 ] || mem=4G
+
+start_host() {
+	local i=$1 append args
+
+	mkdir -p "$share/host$i"
+	: >"$run/host$i.console"
+	: >"$run/host$i.out"
+	append="root=/dev/vda rw console=ttyS0 panic=-1 net.ifnames=0"
+	append+=" roam.index=$i roam.hosts=$hosts roam.boot=$boot"
+	[ "$boot" = full ] || append+=" init=/usr/local/sbin/roam-init"
+	[ "$debug" -eq 0 ] || append+=" panic_on_warn=1 oops=panic kmemleak=on"
+	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=multi"
+		-cpu "EPYC,+svm,+npt" -smp 2 -m "$mem" -nic none -nodefaults
+		-no-user-config -display none -monitor none -no-reboot
+		-uuid "9d2c0a4e-726f-616d-0000-00000000000$i" -snapshot
+		-kernel "$image/bzImage" -append "$append"
+		-drive "file=$image/rootfs.img,format=raw,if=virtio"
+		-device virtio-rng-pci
+		-chardev "file,id=console,path=$run/host$i.console"
+		-serial "chardev:console"
+		-device virtio-serial-pci
+		-chardev "file,id=out,path=$run/host$i.out"
+		-device "virtconsole,chardev=out"
+		-fsdev "local,id=roam,path=$share,security_model=none"
+		-device "virtio-9p-pci,fsdev=roam,mount_tag=roam")
+	if [ "$boot" = full ]; then
+		make_seed "$i"
+		args+=(-drive "file=$run/seed$i.img,format=raw,if=virtio,readonly=on")
+	fi
+	if [ "$hosts" -eq 2 ]; then
+		local server=on
+		[ "$i" -eq 1 ] || server=off
+		args+=(-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock"
+			-device "virtio-net-pci,netdev=link,mac=52:54:00:00:02:0$i")
+	fi
+	TMPDIR=$run qemu-system-x86_64 "${args[@]}" </dev/null \
+		>"$run/host$i.qemu.log" 2>&1 &
+	qemu_pids[i]=$!
+	if [ "$hosts" -eq 1 ]; then
+		tail -s 0.2 -n +1 -f --pid="${qemu_pids[i]}" "$run/host$i.out" &
+	else
+		tail -s 0.2 -n +1 -f --pid="${qemu_pids[i]}" "$run/host$i.out" |
+			sed -u "s/^/host$i| /" &
+	fi
+	stream_pids[i]=$!
+}
+
+# console_tail I: the end of host I's console (and QEMU's own errors).
+console_tail() {
+	{
+		tail -n 20 "$run/host$1.console"
+		cat "$run/host$1.qemu.log"
+	} | tr -d '\r' | sed "s/^/    host$1: /" >&2
+}
+
+start=$(date +%s)
+step "booting $hosts host(s): $flavour kernel, $boot boot, datapath $datapath" \
+	"($(basename "$image"))"
+start_host 1
+if [ "$hosts" -eq 2 ]; then
+	for ((n = 0; n < 100; n++)); do
+		[ -S "$sock" ] && break
+		kill -0 "${qemu_pids[1]}" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -S "$sock" ] || {
+		console_tail 1
+		die "host 1 did not open the host-link socket"
+	}
+	start_host 2
+fi
+
+boot_limit=120
+[ "$boot" = fast ] || boot_limit=300
+[ "$debug" -eq 0 ] || boot_limit=$((boot_limit * 2))
+[ "$boot_limit" -le "$timeout" ] || boot_limit=$timeout
+while :; do
+	now=$(date +%s)
+	pending=0
+	for ((i = 1; i <= hosts; i++)); do
+		[ ! -e "$share/host$i/status" ] || continue
+		pending=1
+		if ! kill -0 "${qemu_pids[i]}" 2>/dev/null; then
+			console_tail "$i"
+			[ -e "$share/host$i/started" ] ||
+				die "host $i failed to boot (console above; logs in $ROAM_CACHE/run/last-failure)"
+			die "host $i stopped before the script finished (console above)"
+		fi
+		if [ ! -e "$share/host$i/started" ] &&
+			[ $((now - start)) -ge "$boot_limit" ]; then
+			console_tail "$i"
+			die "host $i did not boot within ${boot_limit}s (console above)"
+		fi
+	done
+	[ "$pending" -eq 1 ] || break
+	if [ $((now - start)) -ge "$timeout" ]; then
+		for ((i = 1; i <= hosts; i++)); do
+			console_tail "$i"
+		done
+		printf 'roam: error: timed out after %ss, killing the hosts\n' \
+			"$timeout" >&2
+		exit 124
+	fi
+	sleep 0.3
+done
+
+# Every host wrote its status and powers itself off; let the output drain.
+for ((i = 1; i <= hosts; i++)); do
+	wait_for_exit "${qemu_pids[i]}" 20 || kill "${qemu_pids[i]}" 2>/dev/null || true
+done
+for ((i = 1; i <= hosts; i++)); do
+	wait_for_exit "${stream_pids[i]}" 5 || true
+done
+step "hosts done in $(($(date +%s) - start))s"
+
+rc=0
+for ((i = 1; i <= hosts; i++)); do
+	status=$(cat "$share/host$i/status")
+	kstatus=$(cat "$share/host$i/kernel-status" 2>/dev/null || echo 0)
+	if [ "$status" -ne 0 ]; then
+		[ "$hosts" -eq 1 ] || echo "roam: host$i: script exited $status" >&2
+		[ "$rc" -ne 0 ] || rc=$status
+	elif [ "$kstatus" -ne 0 ]; then
+		echo "roam: host$i: the kernel log is not clean" >&2
+		[ "$rc" -ne 0 ] || rc=1
+	fi
+done
+exit "$rc"
