@@ -10,6 +10,7 @@
 #include <linux/openvswitch.h>
 #include <linux/percpu.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/xarray.h>
 #include "flow_key.h"
 
 #define RSW_UFID_MAX_BYTES 16
@@ -57,6 +58,7 @@ struct rsw_flow {
 	struct rsw_flow_id id;
 	struct rsw_flow_actions __rcu *acts;
 	struct rsw_flow_stats __percpu *stats;
+	u32 dump_index;			/* in table->all; set on insert */
 	struct rcu_head rcu;
 };
 
@@ -72,6 +74,7 @@ struct rsw_flow_table {
 	struct rhashtable ufids;	/* UFID -> flow */
 	struct rsw_mask_array __rcu *masks;	/* every mask in use */
 	struct rsw_mask_cache __rcu *cache;	/* per-CPU skb hash -> mask */
+	struct xarray all;		/* dump_index -> flow, for dumps */
 	unsigned int count;		/* flows; under rsw_mutex */
 };
 
@@ -99,7 +102,9 @@ struct rsw_flow *rsw_flow_table_find_ufid(struct rsw_flow_table *table,
 
 /*
  * Find the flow installed with exactly this unmasked key and mask (how a
- * flow without a UFID is named); RCU or rsw_mutex.
+ * flow without a UFID is named); RCU or rsw_mutex.  A NULL @mask accepts
+ * any mask, which is how the in-tree datapath names flows in GET, SET and
+ * DEL requests that carry only a key.
  */
 struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
 					   const struct rsw_flow_key *unmasked,
@@ -139,6 +144,10 @@ u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table);
  */
 struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
 					  u64 *pos);
+
+/* @dst = @src & @mask, over the whole key. */
+void rsw_flow_key_mask(struct rsw_flow_key *dst, const struct rsw_flow_key *src,
+		       const struct rsw_flow_key *mask);
 
 struct rsw_flow *rsw_flow_alloc(void);
 /* Free @flow and its actions after a grace period. */

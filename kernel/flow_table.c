@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The megaflow table.  A packet is looked up by masking its key with each
+ * distinct mask in use and probing one hash table keyed by (mask, masked
+ * key); a small per-CPU cache remembers which mask answered for a given
+ * skb hash so that most packets need a single probe.
+ */
+
+#include <linux/hash.h>
+#include <linux/if_vlan.h>
+#include <linux/jhash.h>
+#include <linux/log2.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include "actions.h"
+#include "datapath.h"
+#include "flow_table.h"
+
+/* Initial room in a mask array; it doubles when full. */
+#define MASKS_MIN_CAPACITY 16
+
+/*
+ * Cache slots probed per packet: successive bytes of the skb hash pick
+ * them, so two flows whose hashes collide in one slot rarely collide in
+ * all of them.
+ */
+#define CACHE_PROBES 4
+#define CACHE_PROBE_SHIFT 8
+
+/*
+ * The masks in use.  Readers walk masks[0..count) under RCU and skip NULL
+ * slots.  Adding a mask fills the next free slot before publishing the new
+ * count; removing one moves the last mask into its slot, so a concurrent
+ * reader may briefly miss a mask (and send the packet to userspace, which
+ * is harmless) but never sees a freed one: removed masks are freed after a
+ * grace period.  A full array is replaced by a copy twice as large.
+ */
+struct rsw_mask_array {
+	struct rcu_head rcu;
+	u32 count;
+	u32 capacity;
+	struct rsw_flow_mask __rcu *masks[];
+};
+
+/*
+ * An entry maps an skb hash to the index in the mask array that last
+ * matched it.  Entries go stale when masks move; a stale index only costs
+ * a full scan.  Its size sets the cache's upper bound, which must match
+ * what the in-tree datapath accepts (see set_cache_size).
+ */
+struct cache_entry {
+	u32 skb_hash;
+	u32 mask_index;
+};
+
+struct rsw_mask_cache {
+	struct rcu_head rcu;
+	u32 size;				/* 0 or a power of two */
+	struct cache_entry __percpu *entries;	/* NULL when @size is 0 */
+};
+
+/* What a (mask, masked key) lookup in table->flows is keyed by. */
+struct match_arg {
+	const struct rsw_flow_mask *mask;
+	const struct rsw_flow_key *key;		/* already masked */
+};
+
+static struct kmem_cache *flow_cache;
+
+static u32 range_hash(const struct rsw_flow_key *key,
+		      const struct rsw_flow_mask *mask, u32 seed)
+{
+	const u32 *words = (const u32 *)((const u8 *)key + mask->start);
+
+	return jhash2(words, (mask->end - mask->start) / sizeof(u32),
+		      seed ^ hash32_ptr(mask));
+}
+
+static bool range_equal(const struct rsw_flow_key *a,
+			const struct rsw_flow_key *b, u16 start, u16 end)
+{
+	const unsigned long *wa = (const unsigned long *)a;
+	const unsigned long *wb = (const unsigned long *)b;
+	unsigned int i;
+
+	for (i = start / sizeof(long); i < end / sizeof(long); i++)
+		if (wa[i] != wb[i])
+			return false;
+	return true;
+}
+
+static u32 match_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct match_arg *arg = data;
+
+	return range_hash(arg->key, arg->mask, seed);
+}
+
+static u32 match_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct rsw_flow *flow = data;
+
+	return range_hash(&flow->key, flow->mask, seed);
+}
+
+static int match_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
+{
+	const struct rsw_flow *flow = obj;
+	const struct match_arg *arg = cmp->key;
+
+	return flow->mask != arg->mask ||
+	       !range_equal(&flow->key, arg->key, arg->mask->start,
+			    arg->mask->end);
+}
+
+static const struct rhashtable_params match_params = {
+	.head_offset = offsetof(struct rsw_flow, match_node),
+	.hashfn = match_hashfn,
+	.obj_hashfn = match_obj_hashfn,
+	.obj_cmpfn = match_cmpfn,
+	.automatic_shrinking = true,
+};
+
+static u32 ufid_hash(const struct rsw_flow_id *id, u32 seed)
+{
+	return jhash(id->bytes, id->len, seed ^ id->len);
+}
+
+static u32 ufid_hashfn(const void *data, u32 len, u32 seed)
+{
+	return ufid_hash(data, seed);
+}
+
+static u32 ufid_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct rsw_flow *flow = data;
+
+	return ufid_hash(&flow->id, seed);
+}
+
+static int ufid_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
+{
+	const struct rsw_flow *flow = obj;
+	const struct rsw_flow_id *id = cmp->key;
+
+	return flow->id.len != id->len ||
+	       memcmp(flow->id.bytes, id->bytes, id->len);
+}
+
+static const struct rhashtable_params ufid_params = {
+	.head_offset = offsetof(struct rsw_flow, ufid_node),
+	.hashfn = ufid_hashfn,
+	.obj_hashfn = ufid_obj_hashfn,
+	.obj_cmpfn = ufid_cmpfn,
+	.automatic_shrinking = true,
+};
+
+void rsw_flow_key_mask(struct rsw_flow_key *dst, const struct rsw_flow_key *src,
+		       const struct rsw_flow_key *mask)
+{
+	const unsigned long *s = (const unsigned long *)src;
+	const unsigned long *m = (const unsigned long *)mask;
+	unsigned long *d = (unsigned long *)dst;
+	unsigned int i;
+
+	for (i = 0; i < RSW_FLOW_KEY_LONGS; i++)
+		d[i] = s[i] & m[i];
+}
+
+/* Mask only the range @mask covers; the rest of @dst is left untouched. */
+static void mask_key_range(struct rsw_flow_key *dst,
+			   const struct rsw_flow_key *src,
+			   const struct rsw_flow_mask *mask)
+{
+	const unsigned long *m = (const unsigned long *)&mask->key;
+	const unsigned long *s = (const unsigned long *)src;
+	unsigned long *d = (unsigned long *)dst;
+	unsigned int i;
+
+	for (i = mask->start / sizeof(long); i < mask->end / sizeof(long); i++)
+		d[i] = s[i] & m[i];
+}
+
+static void key_range(const struct rsw_flow_key *key, u16 *start, u16 *end)
+{
+	const unsigned long *w = (const unsigned long *)key;
+	int first = -1, last = -1, i;
+
+	for (i = 0; i < RSW_FLOW_KEY_LONGS; i++) {
+		if (!w[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+	}
+	/* An all-zero mask has an empty range and matches every packet. */
+	*start = first < 0 ? 0 : first * sizeof(long);
+	*end = first < 0 ? 0 : (last + 1) * sizeof(long);
+}
+
+/* The flow with @mask whose masked key matches @key, or NULL; under RCU. */
+static struct rsw_flow *masked_lookup(struct rsw_flow_table *table,
+				      const struct rsw_flow_key *key,
+				      const struct rsw_flow_mask *mask)
+{
+	struct rsw_flow_key masked;
+	struct match_arg arg = { .mask = mask, .key = &masked };
+
+	mask_key_range(&masked, key, mask);
+	return rhashtable_lookup(&table->flows, &arg, match_params);
+}
+
+/*
+ * Try every mask except the one at @skip; on a match, *@index is where the
+ * matching mask sits.
+ */
+static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
+				   const struct rsw_mask_array *ma,
+				   const struct rsw_flow_key *key, u32 skip,
+				   u32 *n_mask_hit, u32 *index)
+{
+	u32 count = READ_ONCE(ma->count);
+	struct rsw_flow_mask *mask;
+	struct rsw_flow *flow;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (i == skip)
+			continue;
+		mask = rcu_dereference(ma->masks[i]);
+		if (unlikely(!mask))
+			continue;
+		(*n_mask_hit)++;
+		flow = masked_lookup(table, key, mask);
+		if (flow) {
+			*index = i;
+			return flow;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * rsw_flow_table_lookup - the packet path's lookup, under RCU
+ * @table: the datapath's table
+ * @key: the packet's full key
+ * @skb_hash: the packet's hash, for the per-CPU mask cache (0 skips it)
+ * @n_mask_hit: incremented by the number of masks tried
+ * @n_cache_hit: incremented when the mask cache answered
+ *
+ * Return: the matching flow, valid until the RCU read side ends, or NULL.
+ * Without a cache slot for @skb_hash the masks are tried in array order;
+ * the cache is only touched when @skb_hash is non-zero, which needs BH
+ * disabled (per-CPU state).
+ */
+struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
+				       const struct rsw_flow_key *key,
+				       u32 skb_hash, u32 *n_mask_hit,
+				       u32 *n_cache_hit)
+{
+	struct rsw_mask_array *ma = rcu_dereference(table->masks);
+	struct rsw_mask_cache *mc = rcu_dereference(table->cache);
+	struct cache_entry *entries, *e, *victim = NULL;
+	struct rsw_flow_mask *mask;
+	struct rsw_flow *flow;
+	u32 index, h;
+	int probe;
+
+	if (!skb_hash || !mc->size)
+		return scan_masks(table, ma, key, U32_MAX, n_mask_hit, &index);
+
+	/* A packet keeps its hash across recirculation, but the flows
+	 * before and after differ: give each pass its own slot.
+	 */
+	if (key->recirc_id)
+		skb_hash = jhash_1word(skb_hash, key->recirc_id);
+
+	entries = this_cpu_ptr(mc->entries);
+	h = skb_hash;
+	for (probe = 0; probe < CACHE_PROBES; probe++) {
+		e = &entries[h & (mc->size - 1)];
+		h >>= CACHE_PROBE_SHIFT;
+
+		if (e->skb_hash != skb_hash) {
+			/* Evict the smallest hash: cheap, roughly random. */
+			if (!victim || e->skb_hash < victim->skb_hash)
+				victim = e;
+			continue;
+		}
+
+		index = e->mask_index;
+		if (index < READ_ONCE(ma->count)) {
+			mask = rcu_dereference(ma->masks[index]);
+			if (mask) {
+				(*n_mask_hit)++;
+				flow = masked_lookup(table, key, mask);
+				if (flow) {
+					(*n_cache_hit)++;
+					return flow;
+				}
+			}
+		}
+		flow = scan_masks(table, ma, key, e->mask_index, n_mask_hit,
+				  &index);
+		if (flow)
+			e->mask_index = index;
+		else
+			e->skb_hash = 0;
+		return flow;
+	}
+
+	flow = scan_masks(table, ma, key, U32_MAX, n_mask_hit, &index);
+	if (flow) {
+		victim->skb_hash = skb_hash;
+		victim->mask_index = index;
+	}
+	return flow;
+}
+
+struct rsw_flow *rsw_flow_table_find_ufid(struct rsw_flow_table *table,
+					  const struct rsw_flow_id *id)
+{
+	if (!id->len)
+		return NULL;
+	return rhashtable_lookup_fast(&table->ufids, id, ufid_params);
+}
+
+static bool mask_equal(const struct rsw_flow_mask *mask,
+		       const struct rsw_flow_key *key, u16 start, u16 end)
+{
+	return mask->start == start && mask->end == end &&
+	       range_equal(&mask->key, key, start, end);
+}
+
+struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
+					   const struct rsw_flow_key *unmasked,
+					   const struct rsw_flow_key *mask)
+{
+	struct rsw_flow *flow, *found = NULL;
+	struct rsw_mask_array *ma;
+	struct rsw_flow_mask *m;
+	u16 start = 0, end = 0;
+	u32 i;
+
+	if (mask)
+		key_range(mask, &start, &end);
+
+	rcu_read_lock();
+	ma = rcu_dereference(table->masks);
+	for (i = 0; i < READ_ONCE(ma->count); i++) {
+		m = rcu_dereference(ma->masks[i]);
+		if (!m || (mask && !mask_equal(m, mask, start, end)))
+			continue;
+		flow = masked_lookup(table, unmasked, m);
+		if (flow && !flow->id.len &&
+		    !memcmp(&flow->unmasked, unmasked, sizeof(*unmasked))) {
+			found = flow;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+static struct rsw_mask_array *mask_array_alloc(u32 capacity)
+{
+	struct rsw_mask_array *ma;
+
+	ma = kzalloc(struct_size(ma, masks, capacity), GFP_KERNEL);
+	if (ma)
+		ma->capacity = capacity;
+	return ma;
+}
+
+/* Publish @mask in the array, growing it if needed; under rsw_mutex. */
+static int mask_array_add(struct rsw_flow_table *table,
+			  struct rsw_flow_mask *mask)
+{
+	struct rsw_mask_array *ma = rsw_deref(table->masks);
+	struct rsw_mask_array *bigger;
+	u32 i;
+
+	if (ma->count == ma->capacity) {
+		bigger = mask_array_alloc(ma->capacity * 2);
+		if (!bigger)
+			return -ENOMEM;
+		for (i = 0; i < ma->count; i++)
+			RCU_INIT_POINTER(bigger->masks[i],
+					 rsw_deref(ma->masks[i]));
+		bigger->count = ma->count;
+		rcu_assign_pointer(table->masks, bigger);
+		kfree_rcu(ma, rcu);
+		ma = bigger;
+	}
+
+	rcu_assign_pointer(ma->masks[ma->count], mask);
+	/* Readers that see the new count find the slot filled or NULL. */
+	smp_store_release(&ma->count, ma->count + 1);
+	return 0;
+}
+
+static void mask_array_del(struct rsw_flow_table *table,
+			   struct rsw_flow_mask *mask)
+{
+	struct rsw_mask_array *ma = rsw_deref(table->masks);
+	u32 i, last = ma->count - 1;
+
+	for (i = 0; i < ma->count; i++)
+		if (rsw_deref(ma->masks[i]) == mask)
+			break;
+	if (WARN_ON_ONCE(i == ma->count))
+		return;
+
+	rcu_assign_pointer(ma->masks[i], rsw_deref(ma->masks[last]));
+	RCU_INIT_POINTER(ma->masks[last], NULL);
+	WRITE_ONCE(ma->count, last);
+}
+
+/* Take a reference on the mask equal to @key, creating it if need be. */
+static struct rsw_flow_mask *mask_get(struct rsw_flow_table *table,
+				      const struct rsw_flow_key *key)
+{
+	struct rsw_mask_array *ma = rsw_deref(table->masks);
+	struct rsw_flow_mask *mask;
+	u16 start, end;
+	u32 i;
+	int err;
+
+	key_range(key, &start, &end);
+	for (i = 0; i < ma->count; i++) {
+		mask = rsw_deref(ma->masks[i]);
+		if (mask_equal(mask, key, start, end)) {
+			mask->users++;
+			return mask;
+		}
+	}
+
+	mask = kzalloc(sizeof(*mask), GFP_KERNEL);
+	if (!mask)
+		return ERR_PTR(-ENOMEM);
+	mask->key = *key;
+	mask->start = start;
+	mask->end = end;
+	mask->users = 1;
+
+	err = mask_array_add(table, mask);
+	if (err) {
+		kfree(mask);
+		return ERR_PTR(err);
+	}
+	return mask;
+}
+
+static void mask_put(struct rsw_flow_table *table, struct rsw_flow_mask *mask)
+{
+	if (--mask->users)
+		return;
+	mask_array_del(table, mask);
+	kfree_rcu(mask, rcu);
+}
+
+/**
+ * rsw_flow_table_insert - publish a new flow, under rsw_mutex
+ * @table: the datapath's table
+ * @flow: from rsw_flow_alloc(), with unmasked, id and acts set
+ * @mask: the mask as parsed; shared with an identical mask in use, or copied
+ *
+ * Return: 0; -EEXIST when a flow with the same UFID, or the same mask and
+ * masked key, is already in @table; -ENOMEM.  On failure @flow may have
+ * been visible to readers for a moment, so it must be released with
+ * rsw_flow_free(), which waits for them.
+ */
+int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
+			  const struct rsw_flow_key *mask)
+{
+	struct rsw_flow_mask *m;
+	struct match_arg arg;
+	void *old;
+	int err;
+
+	rsw_assert_locked();
+
+	m = mask_get(table, mask);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	flow->mask = m;
+	rsw_flow_key_mask(&flow->key, &flow->unmasked, &m->key);
+
+	err = xa_alloc(&table->all, &flow->dump_index, flow, xa_limit_31b,
+		       GFP_KERNEL);
+	if (err)
+		goto err_put_mask;
+
+	if (flow->id.len) {
+		old = rhashtable_lookup_get_insert_key(&table->ufids, &flow->id,
+						       &flow->ufid_node,
+						       ufid_params);
+		if (old) {
+			err = IS_ERR(old) ? PTR_ERR(old) : -EEXIST;
+			goto err_erase_all;
+		}
+	}
+
+	arg.mask = m;
+	arg.key = &flow->key;
+	old = rhashtable_lookup_get_insert_key(&table->flows, &arg,
+					       &flow->match_node, match_params);
+	if (old) {
+		err = IS_ERR(old) ? PTR_ERR(old) : -EEXIST;
+		goto err_remove_ufid;
+	}
+
+	WRITE_ONCE(table->count, table->count + 1);
+	return 0;
+
+err_remove_ufid:
+	if (flow->id.len)
+		rhashtable_remove_fast(&table->ufids, &flow->ufid_node,
+				       ufid_params);
+err_erase_all:
+	xa_erase(&table->all, flow->dump_index);
+err_put_mask:
+	mask_put(table, m);
+	flow->mask = NULL;
+	return err;
+}
+
+void rsw_flow_table_remove(struct rsw_flow_table *table,
+			   struct rsw_flow *flow)
+{
+	rsw_assert_locked();
+
+	rhashtable_remove_fast(&table->flows, &flow->match_node, match_params);
+	if (flow->id.len)
+		rhashtable_remove_fast(&table->ufids, &flow->ufid_node,
+				       ufid_params);
+	xa_erase(&table->all, flow->dump_index);
+	/* Dumps and the packet path may still read flow->mask: it is
+	 * freed only after a grace period.
+	 */
+	mask_put(table, flow->mask);
+	WRITE_ONCE(table->count, table->count - 1);
+}
+
+void rsw_flow_table_flush(struct rsw_flow_table *table)
+{
+	struct rsw_flow *flow;
+	unsigned long index;
+
+	rsw_assert_locked();
+
+	xa_for_each(&table->all, index, flow) {
+		rsw_flow_table_remove(table, flow);
+		rsw_flow_free(flow);
+	}
+}
+
+u32 rsw_flow_table_mask_count(const struct rsw_flow_table *table)
+{
+	const struct rsw_mask_array *ma;
+	u32 count;
+
+	rcu_read_lock();
+	ma = rcu_dereference(table->masks);
+	count = READ_ONCE(ma->count);
+	rcu_read_unlock();
+	return count;
+}
+
+static struct rsw_mask_cache *cache_alloc(u32 size)
+{
+	struct rsw_mask_cache *mc;
+
+	mc = kzalloc(sizeof(*mc), GFP_KERNEL);
+	if (!mc)
+		return NULL;
+	mc->size = size;
+	if (size) {
+		mc->entries = __alloc_percpu(array_size(sizeof(*mc->entries),
+							size),
+					     __alignof__(*mc->entries));
+		if (!mc->entries) {
+			kfree(mc);
+			return NULL;
+		}
+	}
+	return mc;
+}
+
+static void cache_free(struct rsw_mask_cache *mc)
+{
+	free_percpu(mc->entries);
+	kfree(mc);
+}
+
+static void cache_free_rcu(struct rcu_head *head)
+{
+	cache_free(container_of(head, struct rsw_mask_cache, rcu));
+}
+
+/**
+ * rsw_flow_table_set_cache_size - resize the per-CPU mask cache
+ * @table: the datapath's table, under rsw_mutex
+ * @size: 0 to disable, else a power of two
+ *
+ * Accepts exactly what the in-tree datapath accepts for
+ * OVS_DP_ATTR_MASKS_CACHE_SIZE: the current size (a no-op), 0, or a power
+ * of two whose per-CPU array fits in PCPU_MIN_UNIT_SIZE (4096 entries of
+ * 8 bytes).  Anything else is -EINVAL; -ENOMEM if the new cache cannot be
+ * allocated, leaving the old one in place.
+ */
+int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size)
+{
+	struct rsw_mask_cache *old = rsw_deref(table->cache);
+	struct rsw_mask_cache *mc;
+
+	rsw_assert_locked();
+
+	if (size == old->size)
+		return 0;
+	if ((size && !is_power_of_2(size)) ||
+	    (size_t)size * sizeof(struct cache_entry) > PCPU_MIN_UNIT_SIZE)
+		return -EINVAL;
+
+	mc = cache_alloc(size);
+	if (!mc)
+		return -ENOMEM;
+	rcu_assign_pointer(table->cache, mc);
+	call_rcu(&old->rcu, cache_free_rcu);
+	return 0;
+}
+
+u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table)
+{
+	u32 size;
+
+	rcu_read_lock();
+	size = rcu_dereference(table->cache)->size;
+	rcu_read_unlock();
+	return size;
+}
+
+/**
+ * rsw_flow_table_dump_next - resumable iteration for dumps, under RCU
+ * @table: the datapath's table
+ * @pos: cursor; 0 to start, then whatever the last call left there
+ *
+ * Every flow has a fixed slot in table->all for its whole life and the
+ * cursor is one past the slot last returned, so a dump resumed across
+ * many messages returns each flow at most once and costs O(log n) per
+ * call.  Flows inserted meanwhile may land before the cursor (slots are
+ * reused) and be missed; removed ones stop being returned.  The caller
+ * stores *@pos only once it has used the flow, to retry it otherwise.
+ *
+ * Return: the next flow, valid until the RCU read side ends, or NULL.
+ */
+struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
+					  u64 *pos)
+{
+	unsigned long index;
+	struct rsw_flow *flow;
+
+	if (*pos > xa_limit_31b.max)
+		return NULL;
+	index = *pos;
+	flow = xa_find(&table->all, &index, xa_limit_31b.max, XA_PRESENT);
+	if (flow)
+		*pos = (u64)index + 1;
+	return flow;
+}
+
+int rsw_flow_table_init(struct rsw_flow_table *table)
+{
+	struct rsw_mask_array *ma;
+	struct rsw_mask_cache *mc;
+	int err;
+
+	err = rhashtable_init(&table->flows, &match_params);
+	if (err)
+		goto err_out;
+	err = rhashtable_init(&table->ufids, &ufid_params);
+	if (err)
+		goto err_destroy_flows;
+
+	err = -ENOMEM;
+	ma = mask_array_alloc(MASKS_MIN_CAPACITY);
+	if (!ma)
+		goto err_destroy_ufids;
+	mc = cache_alloc(RSW_MASKS_CACHE_DEFAULT);
+	if (!mc)
+		goto err_free_masks;
+
+	RCU_INIT_POINTER(table->masks, ma);
+	RCU_INIT_POINTER(table->cache, mc);
+	xa_init_flags(&table->all, XA_FLAGS_ALLOC);
+	table->count = 0;
+	return 0;
+
+err_free_masks:
+	kfree(ma);
+err_destroy_ufids:
+	rhashtable_destroy(&table->ufids);
+err_destroy_flows:
+	rhashtable_destroy(&table->flows);
+err_out:
+	return err;
+}
+
+void rsw_flow_table_uninit(struct rsw_flow_table *table)
+{
+	struct rsw_mask_array *ma;
+	struct rsw_flow *flow;
+	unsigned long index;
+	u32 i;
+
+	/* Nobody else can reach @table: no lock is needed, and flows still
+	 * go through rsw_flow_free() only so they all die the same way.
+	 */
+	xa_for_each(&table->all, index, flow)
+		rsw_flow_free(flow);
+	xa_destroy(&table->all);
+	rhashtable_destroy(&table->ufids);
+	rhashtable_destroy(&table->flows);
+
+	ma = rcu_dereference_protected(table->masks, true);
+	for (i = 0; i < ma->count; i++)
+		kfree_rcu(rcu_dereference_protected(ma->masks[i], true), rcu);
+	kfree_rcu(ma, rcu);
+	call_rcu(&rcu_dereference_protected(table->cache, true)->rcu,
+		 cache_free_rcu);
+	RCU_INIT_POINTER(table->masks, NULL);
+	RCU_INIT_POINTER(table->cache, NULL);
+}
+
+/**
+ * rsw_flow_alloc - a zeroed flow with its per-CPU counters
+ *
+ * Return: the flow, or NULL when memory is short.
+ */
+struct rsw_flow *rsw_flow_alloc(void)
+{
+	struct rsw_flow *flow;
+	int cpu;
+
+	flow = kmem_cache_zalloc(flow_cache, GFP_KERNEL);
+	if (!flow)
+		return NULL;
+	flow->stats = alloc_percpu(struct rsw_flow_stats);
+	if (!flow->stats) {
+		kmem_cache_free(flow_cache, flow);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(flow->stats, cpu)->syncp);
+	return flow;
+}
+
+static void flow_free_rcu(struct rcu_head *head)
+{
+	struct rsw_flow *flow = container_of(head, struct rsw_flow, rcu);
+	struct rsw_flow_actions *acts;
+
+	acts = rcu_dereference_protected(flow->acts, true);
+	if (acts)
+		rsw_actions_free(acts);
+	free_percpu(flow->stats);
+	kmem_cache_free(flow_cache, flow);
+}
+
+void rsw_flow_free(struct rsw_flow *flow)
+{
+	if (flow)
+		call_rcu(&flow->rcu, flow_free_rcu);
+}
+
+void rsw_flow_stats_update(struct rsw_flow *flow, __be16 tcp_flags,
+			   const struct sk_buff *skb)
+{
+	struct rsw_flow_stats *stats = this_cpu_ptr(flow->stats);
+	unsigned int len = skb->len;
+
+	/* Count an accelerated VLAN tag as the bytes it is on the wire. */
+	if (skb_vlan_tag_present(skb))
+		len += VLAN_HLEN;
+
+	u64_stats_update_begin(&stats->syncp);
+	stats->packets++;
+	stats->bytes += len;
+	stats->used = jiffies;
+	stats->tcp_flags |= tcp_flags;
+	u64_stats_update_end(&stats->syncp);
+}
+
+/**
+ * rsw_flow_stats_read - sum a flow's counters over every CPU
+ * @flow: the flow, under RCU or rsw_mutex
+ * @stats: out: packets and bytes
+ * @used: out: jiffies of the most recent packet on any CPU, 0 if none
+ * @tcp_flags: out: union of the TCP flags seen on every CPU
+ */
+void rsw_flow_stats_read(const struct rsw_flow *flow,
+			 struct ovs_flow_stats *stats, unsigned long *used,
+			 __be16 *tcp_flags)
+{
+	int cpu;
+
+	memset(stats, 0, sizeof(*stats));
+	*used = 0;
+	*tcp_flags = 0;
+
+	for_each_possible_cpu(cpu) {
+		const struct rsw_flow_stats *pcpu = per_cpu_ptr(flow->stats,
+								 cpu);
+		u64 packets, bytes;
+		unsigned long when;
+		unsigned int start;
+		__be16 flags;
+
+		do {
+			start = u64_stats_fetch_begin(&pcpu->syncp);
+			packets = pcpu->packets;
+			bytes = pcpu->bytes;
+			when = pcpu->used;
+			flags = pcpu->tcp_flags;
+		} while (u64_stats_fetch_retry(&pcpu->syncp, start));
+
+		stats->n_packets += packets;
+		stats->n_bytes += bytes;
+		if (when && (!*used || time_after(when, *used)))
+			*used = when;
+		*tcp_flags |= flags;
+	}
+}
+
+/**
+ * rsw_flow_stats_clear - zero a flow's counters, under rsw_mutex
+ * @flow: the flow
+ *
+ * The counters have no lock, so a packet being counted on another CPU at
+ * the same moment may be kept, or may bring back that CPU's count from
+ * before the clear.  Userspace clears stats only on explicit request, and
+ * the in-tree datapath's answer is equally a snapshot in time.
+ */
+void rsw_flow_stats_clear(struct rsw_flow *flow)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rsw_flow_stats *pcpu = per_cpu_ptr(flow->stats, cpu);
+
+		WRITE_ONCE(pcpu->packets, 0);
+		WRITE_ONCE(pcpu->bytes, 0);
+		WRITE_ONCE(pcpu->used, 0);
+		WRITE_ONCE(pcpu->tcp_flags, 0);
+	}
+}
+
+int rsw_flow_table_module_init(void)
+{
+	flow_cache = KMEM_CACHE(rsw_flow, 0);
+	return flow_cache ? 0 : -ENOMEM;
+}
+
+void rsw_flow_table_module_uninit(void)
+{
+	/* Flows freed by RCU callbacks must be back in the cache first. */
+	rcu_barrier();
+	kmem_cache_destroy(flow_cache);
+}
