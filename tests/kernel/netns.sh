@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Namespace topologies for the datapath cases, in the WireGuard netns-test
+# style: every endpoint is a network namespace "nsN" holding one end of a
+# veth pair, "eth0", with a fixed MAC and address; the other end, "pN",
+# stays in the host's namespace where it can become a datapath port.
+#
+#   ns1: eth0 02:00:00:00:00:01 10.0.0.1/24  <-veth->  p1 (host)
+#   ns2: eth0 02:00:00:00:00:02 10.0.0.2/24  <-veth->  p2 (host)
+#
+# IPv6 is off everywhere so that no router solicitation or MLD report
+# reaches a datapath uninvited: every packet a case sees is one it sent.
+
+# Quick pings: the host is TCG-emulated and slow, a miss costs -W.
+# shellcheck disable=SC2034 # used by the cases
+PING=(ping -n -q -c 2 -i 0.2 -W 2)
+
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+
+# nsx N CMD...: run CMD inside namespace nsN.
+nsx() {
+	local n=$1
+	shift
+	ip netns exec "ns$n" "$@"
+}
+
+# ns_mac N / ns_ip N: the fixed addresses of nsN's eth0.
+ns_mac() { printf '02:00:00:00:00:%02x\n' "$1"; }
+ns_ip() { printf '10.0.0.%d\n' "$1"; }
+
+# ns_add N [MTU]: namespace nsN with eth0 cabled to pN in the host.
+ns_add() {
+	local n=$1
+
+	ip netns add "ns$n" || return 1
+	nsx "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+	ip link add "p$n" type veth peer name eth0 netns "ns$n" || return 1
+	sysctl -qw "net.ipv6.conf.p$n.disable_ipv6=1"
+	ip link set "p$n" up
+	nsx "$n" ip link set lo up
+	nsx "$n" ip link set eth0 address "$(ns_mac "$n")" up
+	nsx "$n" ip addr add "$(ns_ip "$n")/24" dev eth0
+}
+
+# ns_neigh N M: nsN knows nsM's MAC, so IPv4 to nsM needs no ARP.
+ns_neigh() {
+	nsx "$1" ip neigh replace "$(ns_ip "$2")" lladdr "$(ns_mac "$2")" \
+		dev eth0 nud permanent
+}
+
+# ns_del N...: remove the namespaces (their veth pairs go with them).
+ns_del() {
+	local n
+
+	for n in "$@"; do
+		ip netns del "ns$n" 2>/dev/null
+		ip link del "p$n" 2>/dev/null
+	done
+	return 0
+}
+
+# port_no DP NAME: NAME's port number in datapath DP, from ovs-dpctl show.
+port_no() {
+	ovs-dpctl show "$1" | sed -n "s/^  port \([0-9]*\): $2\( (.*)\)\{0,1\}\$/\1/p"
+}
+
+# dp_ports DP: "NAME TYPE" per port of DP, sorted by port number.
+dp_ports() {
+	ovs-dpctl show "$1" |
+		sed -n 's/^  port \([0-9]*\): \([^ ]*\)\( (\(.*\)))\{0,1\}$/\1 \2 \4/p' |
+		sort -n | cut -d' ' -f2- | sed 's/ $//'
+}
+
+# flows DP: DP's flows with times dropped, one a line, sorted.
+flows() {
+	ovs-dpctl dump-flows "$1" | sed -E 's/, used:[^,]*//' | sort
+}
+
+# flow_field DP MATCH FIELD: FIELD (packets, bytes, flags) of DP's flow
+# whose match contains MATCH.
+flow_field() {
+	ovs-dpctl dump-flows "$1" | grep -F -- "$2" | head -n 1 |
+		sed -nE "s/.*[ ,]$3:([^, ]*).*/\\1/p"
+}
+
+# positive N: N is a number above zero.
+positive() { [ -n "$1" ] && [ "$1" -gt 0 ]; }
+
+# no_port DP NAME: DP has no port named NAME.
+no_port() { [ -z "$(port_no "$1" "$2")" ]; }
+
+# add_flows DP MATCH ACTIONS [MATCH ACTIONS...]: add every flow or fail.
+add_flows() {
+	local dp=$1
+	shift
+
+	while [ $# -ge 2 ]; do
+		ovs-dpctl add-flow "$dp" "$1" "$2" || return 1
+		shift 2
+	done
+}
+
+# has_neigh N IP MAC: nsN resolved IP to MAC.
+has_neigh() {
+	nsx "$1" ip neigh show "$2" dev eth0 | grep -q "lladdr $3"
+}
+
+# wait_for TRIES CMD...: retry CMD every 0.2 s.
+wait_for() {
+	local tries=$1
+	shift
+
+	while ! "$@" 2>/dev/null; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+# tcpdump_start N FILE FILTER...: capture on nsN's eth0 into FILE (text,
+# -nn -e) in the background; tcpdump_stop collects it.
+tcpdump_pid=
+tcpdump_start() {
+	local n=$1 file=$2
+	shift 2
+
+	nsx "$n" tcpdump -i eth0 -nn -e -l -U "$@" >"$file" 2>"$file.err" &
+	tcpdump_pid=$!
+	wait_for 25 grep -q 'listening on' "$file.err"
+}
+
+tcpdump_stop() {
+	[ -n "$tcpdump_pid" ] || return 0
+	sleep 0.5
+	kill -INT "$tcpdump_pid" 2>/dev/null
+	wait "$tcpdump_pid" 2>/dev/null
+	tcpdump_pid=
+	return 0
+}

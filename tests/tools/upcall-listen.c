@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upcall-listen: receive the datapath's upcalls and print them as text.
+ *
+ *   upcall-listen [-n COUNT] [-t SECONDS] PORT...
+ *
+ * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
+ * OVS_VPORT_ATTR_UPCALL_PID) at this program's own Generic Netlink
+ * socket, prints "ready", then prints each OVS_PACKET_CMD_MISS it
+ * receives until COUNT (default 1) have arrived.  Exit status: 0 when
+ * COUNT misses arrived, 1 on an error, 2 on timeout (default 10 s).
+ *
+ * One miss reads, one line per item, in a fixed order:
+ *   miss 1
+ *   key in_port=1
+ *   key eth src=02:00:00:00:00:01 dst=02:00:00:00:00:02
+ *   key eth_type=0x0800
+ *   key ipv4 src=10.0.0.1 dst=10.0.0.2 proto=1 ttl=64
+ *   key icmp type=8 code=0
+ *   packet len=98
+ *   packet icmp type=8 code=0 id=1234 seq=1
+ *   packet hex 020000000002...
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/openvswitch.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "upcall-listen";
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(err));
+	exit(1);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Wait for the kernel's answer to the last request; 0 or a positive errno. */
+static int wait_ack(struct nl_sock *sk)
+{
+	for (;;) {
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		struct nlmsghdr *nlh;
+		int len, err = -1;
+
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len <= 0) {
+			free(buf);
+			return EIO;
+		}
+		for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = nlmsg_data(nlh);
+
+				err = -e->error;
+			}
+		}
+		free(buf);
+		if (err >= 0)
+			return err;
+	}
+}
+
+static int set_upcall_pid(struct nl_sock *sk, int family, const char *port,
+			  uint32_t pid)
+{
+	struct ovs_header *oh;
+	struct nl_msg *msg;
+	int err;
+
+	msg = nlmsg_alloc();
+	if (!msg)
+		return ENOMEM;
+	oh = genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, sizeof(*oh),
+			 NLM_F_ACK, OVS_VPORT_CMD_SET, OVS_VPORT_VERSION);
+	if (!oh || nla_put_string(msg, OVS_VPORT_ATTR_NAME, port) ||
+	    nla_put_u32(msg, OVS_VPORT_ATTR_UPCALL_PID, pid)) {
+		nlmsg_free(msg);
+		return EMSGSIZE;
+	}
+	oh->dp_ifindex = 0;
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return EIO;
+	return wait_ack(sk);
+}
+
+static void print_mac(const char *label, const uint8_t *mac)
+{
+	printf(" %s=%02x:%02x:%02x:%02x:%02x:%02x", label, mac[0], mac[1],
+	       mac[2], mac[3], mac[4], mac[5]);
+}
+
+static void print_ip(const char *label, const void *addr)
+{
+	char text[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, addr, text, sizeof(text));
+	printf(" %s=%s", label, text);
+}
+
+/* The key attribute of TYPE if present with exactly LEN bytes of payload. */
+static const void *key_attr(struct nlattr **tb, int type, int len)
+{
+	if (!tb[type] || nla_len(tb[type]) != len)
+		return NULL;
+	return nla_data(tb[type]);
+}
+
+static void print_key(struct nlattr *key)
+{
+	struct nlattr *tb[OVS_KEY_ATTR_MAX + 1];
+	const struct ovs_key_ethernet *eth;
+	const struct ovs_key_ipv4 *ip;
+	const struct ovs_key_icmp *icmp;
+	const struct ovs_key_tcp *tcp;
+	const struct ovs_key_udp *udp;
+	const struct ovs_key_arp *arp;
+	const uint32_t *in_port;
+	const uint16_t *type;
+
+	if (nla_parse_nested(tb, OVS_KEY_ATTR_MAX, key, NULL) < 0) {
+		printf("key unparsable\n");
+		return;
+	}
+	in_port = key_attr(tb, OVS_KEY_ATTR_IN_PORT, sizeof(*in_port));
+	if (in_port)
+		printf("key in_port=%u\n", *in_port);
+	eth = key_attr(tb, OVS_KEY_ATTR_ETHERNET, sizeof(*eth));
+	if (eth) {
+		printf("key eth");
+		print_mac("src", eth->eth_src);
+		print_mac("dst", eth->eth_dst);
+		printf("\n");
+	}
+	type = key_attr(tb, OVS_KEY_ATTR_ETHERTYPE, sizeof(*type));
+	if (type)
+		printf("key eth_type=0x%04x\n", ntohs(*type));
+	ip = key_attr(tb, OVS_KEY_ATTR_IPV4, sizeof(*ip));
+	if (ip) {
+		printf("key ipv4");
+		print_ip("src", &ip->ipv4_src);
+		print_ip("dst", &ip->ipv4_dst);
+		printf(" proto=%u ttl=%u\n", ip->ipv4_proto, ip->ipv4_ttl);
+	}
+	arp = key_attr(tb, OVS_KEY_ATTR_ARP, sizeof(*arp));
+	if (arp) {
+		printf("key arp");
+		print_ip("sip", &arp->arp_sip);
+		print_ip("tip", &arp->arp_tip);
+		printf(" op=%u\n", ntohs(arp->arp_op));
+	}
+	icmp = key_attr(tb, OVS_KEY_ATTR_ICMP, sizeof(*icmp));
+	if (icmp)
+		printf("key icmp type=%u code=%u\n", icmp->icmp_type,
+		       icmp->icmp_code);
+	tcp = key_attr(tb, OVS_KEY_ATTR_TCP, sizeof(*tcp));
+	if (tcp)
+		printf("key tcp src=%u dst=%u\n", ntohs(tcp->tcp_src),
+		       ntohs(tcp->tcp_dst));
+	udp = key_attr(tb, OVS_KEY_ATTR_UDP, sizeof(*udp));
+	if (udp)
+		printf("key udp src=%u dst=%u\n", ntohs(udp->udp_src),
+		       ntohs(udp->udp_dst));
+}
+
+static void print_packet(const uint8_t *p, int len)
+{
+	int i;
+
+	printf("packet len=%d\n", len);
+	/* Ethernet, IPv4, ICMP: the echo's identity. */
+	if (len >= 14 + 20 + 8 && p[12] == 0x08 && p[13] == 0x00 &&
+	    p[14 + 9] == 1) {
+		const uint8_t *icmp = p + 14 + (p[14] & 0x0f) * 4;
+
+		if (icmp + 8 <= p + len)
+			printf("packet icmp type=%u code=%u id=%u seq=%u\n",
+			       icmp[0], icmp[1], icmp[4] << 8 | icmp[5],
+			       icmp[6] << 8 | icmp[7]);
+	}
+	printf("packet hex ");
+	for (i = 0; i < len; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+/* Print every miss in the buffer; the number of misses printed. */
+static int handle(const unsigned char *buf, int len, int family, int seen)
+{
+	struct nlmsghdr *nlh;
+	int misses = 0;
+
+	for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
+	     nlh = nlmsg_next(nlh, &len)) {
+		struct nlattr *tb[OVS_PACKET_ATTR_MAX + 1];
+		const struct genlmsghdr *gh;
+
+		if (nlh->nlmsg_type != family)
+			continue;
+		gh = nlmsg_data(nlh);
+		if (gh->cmd != OVS_PACKET_CMD_MISS)
+			continue;
+		if (genlmsg_parse(nlh, sizeof(struct ovs_header), tb,
+				  OVS_PACKET_ATTR_MAX, NULL) < 0) {
+			fprintf(stderr, "%s: unparsable miss\n", prog);
+			continue;
+		}
+		misses++;
+		printf("miss %d\n", seen + misses);
+		if (tb[OVS_PACKET_ATTR_KEY])
+			print_key(tb[OVS_PACKET_ATTR_KEY]);
+		else
+			printf("key missing\n");
+		if (tb[OVS_PACKET_ATTR_PACKET])
+			print_packet(nla_data(tb[OVS_PACKET_ATTR_PACKET]),
+				     nla_len(tb[OVS_PACKET_ATTR_PACKET]));
+		else
+			printf("packet missing\n");
+	}
+	fflush(stdout);
+	return misses;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: %s [-n COUNT] [-t SECONDS] PORT...\n", prog);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	int vport_family, packet_family, count = 1, seen = 0, opt, i;
+	long long deadline;
+	long timeout = 10;
+	struct nl_sock *sk;
+	uint32_t pid;
+
+	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
+		switch (opt) {
+		case 'n':
+			count = atoi(optarg);
+			break;
+		case 't':
+			timeout = atol(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc || count <= 0 || timeout <= 0)
+		usage();
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		die("nl_socket_alloc", ENOMEM);
+	if (genl_connect(sk) < 0)
+		die("genl_connect", EIO);
+	nl_socket_set_buffer_size(sk, 1 << 20, 0);
+	vport_family = genl_ctrl_resolve(sk, OVS_VPORT_FAMILY);
+	packet_family = genl_ctrl_resolve(sk, OVS_PACKET_FAMILY);
+	if (vport_family < 0 || packet_family < 0)
+		die("resolving the ovs_vport and ovs_packet families", ENOENT);
+	pid = nl_socket_get_local_port(sk);
+
+	for (i = optind; i < argc; i++) {
+		int err = set_upcall_pid(sk, vport_family, argv[i], pid);
+
+		if (err) {
+			fprintf(stderr, "%s: setting %s's upcall pid: %s\n",
+				prog, argv[i], strerror(err));
+			return 1;
+		}
+	}
+	printf("ready\n");
+	fflush(stdout);
+
+	deadline = now_ms() + timeout * 1000;
+	while (seen < count) {
+		struct pollfd pfd = { .fd = nl_socket_get_fd(sk),
+				      .events = POLLIN };
+		long long left = deadline - now_ms();
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		int len;
+
+		if (left <= 0) {
+			fprintf(stderr, "%s: timed out with %d of %d misses\n",
+				prog, seen, count);
+			return 2;
+		}
+		if (poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll", errno);
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len < 0) {
+			free(buf);
+			fprintf(stderr, "%s: receiving: %s\n", prog,
+				nl_geterror(len));
+			return 1;
+		}
+		seen += handle(buf, len, packet_family, seen);
+		free(buf);
+	}
+	nl_socket_free(sk);
+	return 0;
+}
