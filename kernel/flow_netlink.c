@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flow keys and masks as OVS_KEY_ATTR_* attribute lists, both ways.
+ *
+ * Userspace probes features by what the kernel accepts and rebuilds its
+ * view of a flow from what the kernel dumps, so acceptance and output both
+ * follow the in-tree datapath of Linux 6.1 exactly; where a rule below
+ * looks odd, that is why.  Every refusal is -EINVAL.
+ *
+ * Parsing happens in three steps.  First the list is gathered into a table
+ * indexed by attribute type (collect()), checking lengths and duplicates.
+ * Then VLAN tags are peeled: each OVS_KEY_ATTR_ENCAP level is gathered into
+ * the same table, replacing the tag's own ETHERTYPE and VLAN, so that the
+ * innermost type and the L3/L4 attributes end up at the top level (the
+ * table's bitmap then says what the key named, as match_ok() needs).  Last
+ * the table is applied to a key or a mask (apply()).  A mask is parsed the
+ * same way with its all-zero attributes treated as absent; with no mask
+ * attribute at all, the key's own list is parsed again as a mask whose
+ * every byte reads 0xff.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/in.h>
+#include <linux/openvswitch.h>
+#include <net/ndisc.h>
+#include "flow_netlink.h"
+
+/* Ports are numbered below this; a key without IN_PORT holds it. */
+#define NO_IN_PORT USHRT_MAX
+
+#define refused(log, fmt, ...)						\
+({									\
+	if (log)							\
+		net_info_ratelimited("flow key refused: " fmt "\n",	\
+				     ##__VA_ARGS__);			\
+	-EINVAL;							\
+})
+
+/*
+ * Payload length of each attribute type a key may carry: ANY_LEN for
+ * nested and variable ones, 0 for types never accepted from userspace
+ * (UNSPEC, and PACKET_TYPE, ND_EXTENSIONS and TUNNEL_INFO, which are
+ * userspace's or the kernel's own).  Attributes listed here but not
+ * understood by apply() (conntrack, MPLS, NSH) are refused there.
+ */
+#define ANY_LEN (-1)
+
+static const s8 key_attr_len[OVS_KEY_ATTR_MAX + 1] = {
+	[OVS_KEY_ATTR_ENCAP]		= ANY_LEN,
+	[OVS_KEY_ATTR_PRIORITY]		= sizeof(u32),
+	[OVS_KEY_ATTR_IN_PORT]		= sizeof(u32),
+	[OVS_KEY_ATTR_ETHERNET]		= sizeof(struct ovs_key_ethernet),
+	[OVS_KEY_ATTR_VLAN]		= sizeof(__be16),
+	[OVS_KEY_ATTR_ETHERTYPE]	= sizeof(__be16),
+	[OVS_KEY_ATTR_IPV4]		= sizeof(struct ovs_key_ipv4),
+	[OVS_KEY_ATTR_IPV6]		= sizeof(struct ovs_key_ipv6),
+	[OVS_KEY_ATTR_TCP]		= sizeof(struct ovs_key_tcp),
+	[OVS_KEY_ATTR_UDP]		= sizeof(struct ovs_key_udp),
+	[OVS_KEY_ATTR_ICMP]		= sizeof(struct ovs_key_icmp),
+	[OVS_KEY_ATTR_ICMPV6]		= sizeof(struct ovs_key_icmpv6),
+	[OVS_KEY_ATTR_ARP]		= sizeof(struct ovs_key_arp),
+	[OVS_KEY_ATTR_ND]		= sizeof(struct ovs_key_nd),
+	[OVS_KEY_ATTR_SKB_MARK]		= sizeof(u32),
+	[OVS_KEY_ATTR_TUNNEL]		= ANY_LEN,
+	[OVS_KEY_ATTR_SCTP]		= sizeof(struct ovs_key_sctp),
+	[OVS_KEY_ATTR_TCP_FLAGS]	= sizeof(__be16),
+	[OVS_KEY_ATTR_DP_HASH]		= sizeof(u32),
+	[OVS_KEY_ATTR_RECIRC_ID]	= sizeof(u32),
+	[OVS_KEY_ATTR_MPLS]		= ANY_LEN,
+	[OVS_KEY_ATTR_CT_STATE]		= sizeof(u32),
+	[OVS_KEY_ATTR_CT_ZONE]		= sizeof(u16),
+	[OVS_KEY_ATTR_CT_MARK]		= sizeof(u32),
+	[OVS_KEY_ATTR_CT_LABELS]	= sizeof(struct ovs_key_ct_labels),
+	[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4] =
+		sizeof(struct ovs_key_ct_tuple_ipv4),
+	[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6] =
+		sizeof(struct ovs_key_ct_tuple_ipv6),
+	[OVS_KEY_ATTR_NSH]		= ANY_LEN,
+	[OVS_KEY_ATTR_IPV6_EXTHDRS]	= sizeof(struct ovs_key_ipv6_exthdrs),
+};
+
+/* What an exact-match mask reads for every fixed-length attribute. */
+static const u8 all_ones[sizeof(struct ovs_key_ipv6)] __aligned(8) = {
+	[0 ... sizeof(struct ovs_key_ipv6) - 1] = 0xff
+};
+
+/*
+ * A key or mask list gathered by type.  @seen has a bit per type present;
+ * a peeled VLAN level clears its bits but leaves its pointers, which the
+ * mask side reads (the in-tree datapath does, and masks must parse alike).
+ */
+struct attrs {
+	const struct nlattr *a[OVS_KEY_ATTR_MAX + 1];
+	u64 seen;
+	bool is_mask;
+	bool ones;	/* every payload byte reads as 0xff */
+};
+
+static bool has(const struct attrs *s, int type)
+{
+	return s->seen & BIT_ULL(type);
+}
+
+static const void *val(const struct attrs *s, int type)
+{
+	return s->ones ? all_ones : nla_data(s->a[type]);
+}
+
+static __be16 val_be16(const struct attrs *s, int type)
+{
+	return *(const __be16 *)val(s, type);
+}
+
+static u32 val_u32(const struct attrs *s, int type)
+{
+	return *(const u32 *)val(s, type);
+}
+
+static bool is_zero(const struct nlattr *nla)
+{
+	return !memchr_inv(nla_data(nla), 0, nla_len(nla));
+}
+
+static int collect(struct attrs *s, const struct nlattr *list, bool log)
+{
+	const struct nlattr *nla;
+	int rem;
+
+	nla_for_each_nested(nla, list, rem) {
+		int type = nla_type(nla);
+
+		if (type > OVS_KEY_ATTR_MAX || !key_attr_len[type])
+			return refused(log, "attribute %d unknown", type);
+		if (has(s, type))
+			return refused(log, "attribute %d repeated", type);
+		if (key_attr_len[type] != ANY_LEN &&
+		    nla_len(nla) != key_attr_len[type])
+			return refused(log, "attribute %d has length %d",
+				       type, nla_len(nla));
+		/* A mask's all-zero attribute matches nothing: as if absent. */
+		if (s->is_mask && (s->ones ? !nla_len(nla) : is_zero(nla)))
+			continue;
+		s->seen |= BIT_ULL(type);
+		s->a[type] = nla;
+	}
+	if (rem)
+		return refused(log, "%d trailing bytes", rem);
+	return 0;
+}
+
+static void tag_taken(struct attrs *s)
+{
+	s->seen &= ~(BIT_ULL(OVS_KEY_ATTR_ETHERTYPE) |
+		     BIT_ULL(OVS_KEY_ATTR_VLAN) |
+		     BIT_ULL(OVS_KEY_ATTR_ENCAP));
+}
+
+/*
+ * One tag level of a key: ETHERTYPE names a VLAN TPID, VLAN holds the TCI
+ * with VLAN_CFI_MASK, ENCAP the rest.  A zero TCI with an empty ENCAP is a
+ * tag truncated in the packet.  Returns 1 when a tag was taken.
+ */
+static int key_tag(struct attrs *s, struct rsw_vlan_tag *tag, bool log)
+{
+	__be16 tci;
+	int err;
+
+	if (!has(s, OVS_KEY_ATTR_ETHERNET) || !has(s, OVS_KEY_ATTR_ETHERTYPE) ||
+	    !eth_type_vlan(val_be16(s, OVS_KEY_ATTR_ETHERTYPE)))
+		return 0;
+	if (!has(s, OVS_KEY_ATTR_VLAN) || !has(s, OVS_KEY_ATTR_ENCAP))
+		return refused(log, "VLAN without its TCI or encapsulation");
+
+	tci = val_be16(s, OVS_KEY_ATTR_VLAN);
+	if (!(tci & htons(VLAN_CFI_MASK)) &&
+	    (tci || nla_len(s->a[OVS_KEY_ATTR_ENCAP])))
+		return refused(log, "VLAN TCI %#x lacks the present bit",
+			       ntohs(tci));
+
+	tag->tpid = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+	tag->tci = tci;
+	tag_taken(s);
+	err = collect(s, s->a[OVS_KEY_ATTR_ENCAP], log);
+	return err ? err : 1;
+}
+
+/*
+ * One tag level of a mask, for a key that has a tag there: the TPID must
+ * be matched exactly and the TCI mask must include the present bit.
+ */
+static int mask_tag(struct attrs *s, const struct rsw_vlan_tag *key_tag,
+		    struct rsw_vlan_tag *tag, bool log)
+{
+	__be16 tpid = 0, tci = 0;
+	int err;
+
+	if (!has(s, OVS_KEY_ATTR_ENCAP))
+		return 0;
+	if (!(key_tag->tci & htons(VLAN_CFI_MASK)))
+		return refused(log, "VLAN mask for an untagged key");
+
+	if (s->a[OVS_KEY_ATTR_VLAN])
+		tci = val_be16(s, OVS_KEY_ATTR_VLAN);
+	if (s->a[OVS_KEY_ATTR_ETHERTYPE])
+		tpid = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+	if (tpid != htons(0xffff))
+		return refused(log, "VLAN TPID mask %#x not exact", ntohs(tpid));
+	if (!(tci & htons(VLAN_CFI_MASK)))
+		return refused(log, "VLAN TCI mask %#x lacks the present bit",
+			       ntohs(tci));
+
+	tag->tpid = tpid;
+	tag->tci = tci;
+	tag_taken(s);
+	err = collect(s, s->a[OVS_KEY_ATTR_ENCAP], log);
+	return err ? err : 1;
+}
+
+/* Peel up to two tag levels into @out; @key is the key already parsed. */
+static int peel_tags(struct attrs *s, struct rsw_flow_key *out,
+		     const struct rsw_flow_key *key, bool log)
+{
+	int err;
+
+	err = s->is_mask ? mask_tag(s, &key->vlan, &out->vlan, log) :
+			   key_tag(s, &out->vlan, log);
+	if (err <= 0 || !(key->vlan.tci & htons(VLAN_CFI_MASK)))
+		return err < 0 ? err : 0;
+
+	err = s->is_mask ? mask_tag(s, &key->cvlan, &out->cvlan, log) :
+			   key_tag(s, &out->cvlan, log);
+	return err < 0 ? err : 0;
+}
+
+/* A mask may name the tunnel only to wildcard all of it. */
+static int tunnel_mask_ok(const struct attrs *s, bool log)
+{
+	const struct nlattr *nla;
+	int rem;
+
+	if (s->ones)
+		return refused(log, "tunnel match unsupported");
+	nla_for_each_nested(nla, s->a[OVS_KEY_ATTR_TUNNEL], rem)
+		if (nla_type(nla) > OVS_TUNNEL_KEY_ATTR_MAX || !is_zero(nla))
+			return refused(log, "tunnel match unsupported");
+	if (rem)
+		return refused(log, "%d trailing bytes in tunnel", rem);
+	return 0;
+}
+
+/*
+ * Metadata: what does not come from the packet's bytes.  @used collects
+ * the types consumed.
+ */
+static int apply_metadata(const struct attrs *s, struct rsw_flow_key *out,
+			  u64 *used, bool log)
+{
+	if (has(s, OVS_KEY_ATTR_DP_HASH))
+		out->dp_hash = val_u32(s, OVS_KEY_ATTR_DP_HASH);
+	if (has(s, OVS_KEY_ATTR_RECIRC_ID))
+		out->recirc_id = val_u32(s, OVS_KEY_ATTR_RECIRC_ID);
+	if (has(s, OVS_KEY_ATTR_PRIORITY))
+		out->priority = val_u32(s, OVS_KEY_ATTR_PRIORITY);
+	if (has(s, OVS_KEY_ATTR_SKB_MARK))
+		out->skb_mark = val_u32(s, OVS_KEY_ATTR_SKB_MARK);
+
+	if (!has(s, OVS_KEY_ATTR_IN_PORT)) {
+		if (!s->is_mask)
+			out->in_port = NO_IN_PORT;
+	} else if (s->is_mask) {
+		/* A port is matched exactly or not at all. */
+		out->in_port = U32_MAX;
+	} else {
+		out->in_port = val_u32(s, OVS_KEY_ATTR_IN_PORT);
+		if (out->in_port >= NO_IN_PORT)
+			return refused(log, "port %u out of range",
+				       out->in_port);
+	}
+
+	if (has(s, OVS_KEY_ATTR_TUNNEL)) {
+		int err = s->is_mask ? tunnel_mask_ok(s, log) :
+				       refused(log, "tunnel match unsupported");
+
+		if (err)
+			return err;
+	}
+
+	*used |= BIT_ULL(OVS_KEY_ATTR_DP_HASH) | BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
+		 BIT_ULL(OVS_KEY_ATTR_PRIORITY) | BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
+		 BIT_ULL(OVS_KEY_ATTR_IN_PORT) | BIT_ULL(OVS_KEY_ATTR_TUNNEL);
+	return 0;
+}
+
+/* Ethernet addresses and the type after the tags. */
+static int apply_l2(const struct attrs *s, struct rsw_flow_key *out,
+		    u64 *used, bool log)
+{
+	bool type = has(s, OVS_KEY_ATTR_ETHERTYPE);
+
+	if (has(s, OVS_KEY_ATTR_ETHERNET)) {
+		const struct ovs_key_ethernet *eth;
+
+		eth = val(s, OVS_KEY_ATTR_ETHERNET);
+		ether_addr_copy(out->eth_src, eth->eth_src);
+		ether_addr_copy(out->eth_dst, eth->eth_dst);
+		/* Every tag was peeled already; one left is misplaced. */
+		if (has(s, OVS_KEY_ATTR_VLAN))
+			return refused(log, "VLAN outside its encapsulation");
+		/* No type in a key means an 802.2 frame. */
+		if (!type && !s->is_mask)
+			out->eth_type = htons(ETH_P_802_2);
+	} else if (!s->is_mask) {
+		/* Packets without Ethernet headers are never ours. */
+		return refused(log, "no Ethernet header");
+	}
+
+	if (type) {
+		__be16 eth_type = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+
+		/* The type is always matched exactly. */
+		if (s->is_mask)
+			eth_type = htons(0xffff);
+		else if (!eth_proto_is_802_3(eth_type))
+			return refused(log, "Ethernet type %#x is a length",
+				       ntohs(eth_type));
+		out->eth_type = eth_type;
+	}
+
+	*used |= BIT_ULL(OVS_KEY_ATTR_ETHERNET) | BIT_ULL(OVS_KEY_ATTR_ETHERTYPE);
+	return 0;
+}
+
+static int apply_l3(const struct attrs *s, struct rsw_flow_key *out,
+		    u64 *used, bool log)
+{
+	if (has(s, OVS_KEY_ATTR_IPV4)) {
+		const struct ovs_key_ipv4 *ip = val(s, OVS_KEY_ATTR_IPV4);
+
+		if (!s->is_mask && ip->ipv4_frag > OVS_FRAG_TYPE_MAX)
+			return refused(log, "fragment type %u", ip->ipv4_frag);
+		out->ip_proto = ip->ipv4_proto;
+		out->ip_tos = ip->ipv4_tos;
+		out->ip_ttl = ip->ipv4_ttl;
+		out->ip_frag = ip->ipv4_frag;
+		out->ipv4.src = ip->ipv4_src;
+		out->ipv4.dst = ip->ipv4_dst;
+	}
+
+	if (has(s, OVS_KEY_ATTR_IPV6)) {
+		const struct ovs_key_ipv6 *ip = val(s, OVS_KEY_ATTR_IPV6);
+
+		if (!s->is_mask && ip->ipv6_frag > OVS_FRAG_TYPE_MAX)
+			return refused(log, "fragment type %u", ip->ipv6_frag);
+		if (!s->is_mask && (ip->ipv6_label & ~htonl(0xfffff)))
+			return refused(log, "flow label %#x",
+				       ntohl(ip->ipv6_label));
+		out->ipv6.label = ip->ipv6_label;
+		out->ip_proto = ip->ipv6_proto;
+		out->ip_tos = ip->ipv6_tclass;
+		out->ip_ttl = ip->ipv6_hlimit;
+		out->ip_frag = ip->ipv6_frag;
+		memcpy(&out->ipv6.src, ip->ipv6_src, sizeof(out->ipv6.src));
+		memcpy(&out->ipv6.dst, ip->ipv6_dst, sizeof(out->ipv6.dst));
+	}
+
+	if (has(s, OVS_KEY_ATTR_IPV6_EXTHDRS)) {
+		const struct ovs_key_ipv6_exthdrs *eh;
+
+		eh = val(s, OVS_KEY_ATTR_IPV6_EXTHDRS);
+		out->ipv6_exthdrs = eh->hdrs;
+	}
+
+	if (has(s, OVS_KEY_ATTR_ARP)) {
+		const struct ovs_key_arp *arp = val(s, OVS_KEY_ATTR_ARP);
+
+		if (!s->is_mask && (arp->arp_op & htons(0xff00)))
+			return refused(log, "ARP opcode %u", ntohs(arp->arp_op));
+		out->arp.sip = arp->arp_sip;
+		out->arp.tip = arp->arp_tip;
+		out->ip_proto = (u8)ntohs(arp->arp_op);
+		memcpy(out->arp.sha, arp->arp_sha, ETH_ALEN);
+		memcpy(out->arp.tha, arp->arp_tha, ETH_ALEN);
+	}
+
+	*used |= BIT_ULL(OVS_KEY_ATTR_IPV4) | BIT_ULL(OVS_KEY_ATTR_IPV6) |
+		 BIT_ULL(OVS_KEY_ATTR_IPV6_EXTHDRS) | BIT_ULL(OVS_KEY_ATTR_ARP);
+	return 0;
+}
+
+/* TCP, UDP and SCTP payloads are all source port then destination port. */
+static const int port_attrs[] = {
+	OVS_KEY_ATTR_TCP, OVS_KEY_ATTR_UDP, OVS_KEY_ATTR_SCTP,
+};
+
+/* ICMP and ICMPv6 payloads are type then code. */
+static const int icmp_attrs[] = {
+	OVS_KEY_ATTR_ICMP, OVS_KEY_ATTR_ICMPV6,
+};
+
+static void apply_l4(const struct attrs *s, struct rsw_flow_key *out,
+		     u64 *used)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(port_attrs); i++) {
+		const __be16 *ports;
+
+		*used |= BIT_ULL(port_attrs[i]);
+		if (!has(s, port_attrs[i]))
+			continue;
+		ports = val(s, port_attrs[i]);
+		out->tp_src = ports[0];
+		out->tp_dst = ports[1];
+	}
+
+	for (i = 0; i < ARRAY_SIZE(icmp_attrs); i++) {
+		const u8 *icmp;
+
+		*used |= BIT_ULL(icmp_attrs[i]);
+		if (!has(s, icmp_attrs[i]))
+			continue;
+		icmp = val(s, icmp_attrs[i]);
+		out->tp_src = htons(icmp[0]);
+		out->tp_dst = htons(icmp[1]);
+	}
+
+	if (has(s, OVS_KEY_ATTR_TCP_FLAGS))
+		out->tcp_flags = val_be16(s, OVS_KEY_ATTR_TCP_FLAGS);
+
+	if (has(s, OVS_KEY_ATTR_ND)) {
+		const struct ovs_key_nd *nd = val(s, OVS_KEY_ATTR_ND);
+
+		memcpy(&out->nd.target, nd->nd_target, sizeof(out->nd.target));
+		memcpy(out->nd.sll, nd->nd_sll, ETH_ALEN);
+		memcpy(out->nd.tll, nd->nd_tll, ETH_ALEN);
+	}
+	*used |= BIT_ULL(OVS_KEY_ATTR_TCP_FLAGS) | BIT_ULL(OVS_KEY_ATTR_ND);
+}
+
+/*
+ * Write the fields @s names into @out.  Anything left unexplained
+ * (conntrack, MPLS, NSH, a stray ENCAP) is a feature we lack.
+ */
+static int apply(const struct attrs *s, struct rsw_flow_key *out, bool log)
+{
+	u64 used = 0;
+	int err;
+
+	err = apply_metadata(s, out, &used, log);
+	if (!err)
+		err = apply_l2(s, out, &used, log);
+	if (!err)
+		err = apply_l3(s, out, &used, log);
+	if (err)
+		return err;
+	apply_l4(s, out, &used);
+
+	if (s->seen & ~used)
+		return refused(log, "unsupported attributes %#llx",
+			       s->seen & ~used);
+	return 0;
+}
+
+/*
+ * The attributes a key's fields require, and those a mask may name: a mask
+ * may name only what its key does, and an L3 or L4 attribute only when the
+ * protocol below it is matched exactly.
+ */
+static bool match_ok(const struct rsw_flow_key *key,
+		     const struct rsw_flow_key *mask, u64 key_seen,
+		     u64 mask_seen, bool log)
+{
+	const u64 gated = BIT_ULL(OVS_KEY_ATTR_IPV4) | BIT_ULL(OVS_KEY_ATTR_IPV6) |
+		BIT_ULL(OVS_KEY_ATTR_TCP) | BIT_ULL(OVS_KEY_ATTR_TCP_FLAGS) |
+		BIT_ULL(OVS_KEY_ATTR_UDP) | BIT_ULL(OVS_KEY_ATTR_SCTP) |
+		BIT_ULL(OVS_KEY_ATTR_ICMP) | BIT_ULL(OVS_KEY_ATTR_ICMPV6) |
+		BIT_ULL(OVS_KEY_ATTR_ARP) | BIT_ULL(OVS_KEY_ATTR_ND) |
+		BIT_ULL(OVS_KEY_ATTR_MPLS) | BIT_ULL(OVS_KEY_ATTR_NSH) |
+		BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4) |
+		BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6);
+	bool type_exact = mask->eth_type == htons(0xffff);
+	bool proto_exact = mask->ip_proto == 0xff;
+	u64 need = 0, l3 = 0, l4 = 0;
+	u64 allowed;
+
+	switch (ntohs(key->eth_type)) {
+	case ETH_P_ARP:
+	case ETH_P_RARP:
+		l3 = BIT_ULL(OVS_KEY_ATTR_ARP);
+		break;
+	case ETH_P_MPLS_UC:
+	case ETH_P_MPLS_MC:
+		l3 = BIT_ULL(OVS_KEY_ATTR_MPLS);
+		break;
+	case ETH_P_NSH:
+		l3 = BIT_ULL(OVS_KEY_ATTR_NSH);
+		break;
+	case ETH_P_IP:
+		l3 = BIT_ULL(OVS_KEY_ATTR_IPV4);
+		if (key->ip_proto == IPPROTO_ICMP)
+			l4 = BIT_ULL(OVS_KEY_ATTR_ICMP);
+		break;
+	case ETH_P_IPV6:
+		l3 = BIT_ULL(OVS_KEY_ATTR_IPV6);
+		if (key->ip_proto == IPPROTO_ICMPV6)
+			l4 = BIT_ULL(OVS_KEY_ATTR_ICMPV6);
+		break;
+	}
+
+	if (l3 & (BIT_ULL(OVS_KEY_ATTR_IPV4) | BIT_ULL(OVS_KEY_ATTR_IPV6)) &&
+	    key->ip_frag != OVS_FRAG_TYPE_LATER) {
+		if (key->ip_proto == IPPROTO_TCP)
+			l4 = BIT_ULL(OVS_KEY_ATTR_TCP) |
+			     BIT_ULL(OVS_KEY_ATTR_TCP_FLAGS);
+		else if (key->ip_proto == IPPROTO_UDP)
+			l4 = BIT_ULL(OVS_KEY_ATTR_UDP);
+		else if (key->ip_proto == IPPROTO_SCTP)
+			l4 = BIT_ULL(OVS_KEY_ATTR_SCTP);
+	} else {
+		l4 = 0;
+	}
+
+	need = l3 | l4;
+	allowed = (key_seen & ~gated) | BIT_ULL(OVS_KEY_ATTR_TUNNEL) |
+		  BIT_ULL(OVS_KEY_ATTR_IN_PORT) |
+		  BIT_ULL(OVS_KEY_ATTR_ETHERTYPE);
+	if (type_exact)
+		allowed |= l3;
+	if (proto_exact)
+		allowed |= l4 & ~BIT_ULL(OVS_KEY_ATTR_ND);
+
+	/* Neighbour discovery fields need the ICMPv6 type matched exactly. */
+	if ((l4 & BIT_ULL(OVS_KEY_ATTR_ICMPV6)) &&
+	    (key->tp_src == htons(NDISC_NEIGHBOUR_SOLICITATION) ||
+	     key->tp_src == htons(NDISC_NEIGHBOUR_ADVERTISEMENT))) {
+		need |= BIT_ULL(OVS_KEY_ATTR_ND);
+		if (mask->tp_src == htons(0xff))
+			allowed |= BIT_ULL(OVS_KEY_ATTR_ND);
+	}
+
+	if ((key_seen & need) != need) {
+		refused(log, "key lacks attributes %#llx", need & ~key_seen);
+		return false;
+	}
+	if (mask_seen & ~allowed) {
+		refused(log, "mask wider than its key: %#llx",
+			mask_seen & ~allowed);
+		return false;
+	}
+	return true;
+}
+
+int rsw_key_from_nlattrs(const struct nlattr *key_attr,
+			 const struct nlattr *mask_attr,
+			 struct rsw_flow_key *key, struct rsw_flow_key *mask,
+			 bool log)
+{
+	struct attrs k = { }, m = { .is_mask = true };
+	int err;
+
+	memset(key, 0, sizeof(*key));
+	memset(mask, 0, sizeof(*mask));
+
+	err = collect(&k, key_attr, log);
+	if (!err)
+		err = peel_tags(&k, key, key, log);
+	if (!err)
+		err = apply(&k, key, log);
+	if (err)
+		return err;
+
+	/* Without a mask every field the key names is matched exactly. */
+	m.ones = !mask_attr;
+	err = collect(&m, mask_attr ? mask_attr : key_attr, log);
+	if (err)
+		return err;
+
+	/* Tag presence is always matched, so untagged flows match untagged
+	 * packets only; a tagged key's mask says more below.
+	 */
+	mask->vlan.tci = htons(0xffff);
+	mask->cvlan.tci = htons(0xffff);
+	err = peel_tags(&m, mask, key, log);
+	if (!err)
+		err = apply(&m, mask, log);
+	if (err)
+		return err;
+
+	return match_ok(key, mask, k.seen, m.seen, log) ? 0 : -EINVAL;
+}
+
+int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
+				struct sk_buff *skb, struct rsw_flow_key *key,
+				bool log)
+{
+	struct attrs s = { };
+	int err;
+
+	memset(key, 0, sizeof(*key));
+	err = collect(&s, key_attr, log);
+	if (err)
+		return err;
+
+	/*
+	 * Only the metadata comes from the attributes, and conntrack state
+	 * there is ignored as by a kernel without conntrack.
+	 */
+	key->in_port = NO_IN_PORT;
+	if (has(&s, OVS_KEY_ATTR_TUNNEL))
+		return refused(log, "tunnel metadata unsupported");
+	if (!has(&s, OVS_KEY_ATTR_ETHERNET) && has(&s, OVS_KEY_ATTR_ETHERTYPE))
+		return refused(log, "packet without Ethernet header");
+	if (has(&s, OVS_KEY_ATTR_IN_PORT)) {
+		key->in_port = val_u32(&s, OVS_KEY_ATTR_IN_PORT);
+		if (key->in_port >= NO_IN_PORT)
+			return refused(log, "port %u out of range",
+				       key->in_port);
+	}
+	if (has(&s, OVS_KEY_ATTR_DP_HASH))
+		key->dp_hash = val_u32(&s, OVS_KEY_ATTR_DP_HASH);
+	if (has(&s, OVS_KEY_ATTR_RECIRC_ID))
+		key->recirc_id = val_u32(&s, OVS_KEY_ATTR_RECIRC_ID);
+	if (has(&s, OVS_KEY_ATTR_PRIORITY))
+		key->priority = val_u32(&s, OVS_KEY_ATTR_PRIORITY);
+	if (has(&s, OVS_KEY_ATTR_SKB_MARK))
+		key->skb_mark = val_u32(&s, OVS_KEY_ATTR_SKB_MARK);
+
+	return rsw_flow_key_reparse(skb, key);
+}
+
+static const struct ovs_key_ct_labels no_labels;
+
+/* Output: @key decides which attributes appear, @out gives their values. */
+struct emit {
+	struct sk_buff *skb;
+	const struct rsw_flow_key *key;
+	const struct rsw_flow_key *out;
+	bool is_mask;
+};
+
+static int put_tag(const struct emit *e, const struct rsw_vlan_tag *tag,
+		   struct nlattr **encap)
+{
+	if (nla_put_be16(e->skb, OVS_KEY_ATTR_ETHERTYPE,
+			 e->is_mask ? htons(0xffff) : tag->tpid) ||
+	    nla_put_be16(e->skb, OVS_KEY_ATTR_VLAN, tag->tci))
+		return -EMSGSIZE;
+	*encap = nla_nest_start_noflag(e->skb, OVS_KEY_ATTR_ENCAP);
+	return *encap ? 0 : -EMSGSIZE;
+}
+
+static int put_metadata(const struct emit *e)
+{
+	const struct rsw_flow_key *out = e->out;
+	struct nlattr *tun;
+	u32 port;
+
+	if (nla_put_u32(e->skb, OVS_KEY_ATTR_RECIRC_ID, out->recirc_id) ||
+	    nla_put_u32(e->skb, OVS_KEY_ATTR_DP_HASH, out->dp_hash) ||
+	    nla_put_u32(e->skb, OVS_KEY_ATTR_PRIORITY, out->priority))
+		return -EMSGSIZE;
+
+	/* Masks carry an empty tunnel match: only its TTL, zero. */
+	if (e->is_mask) {
+		tun = nla_nest_start_noflag(e->skb, OVS_KEY_ATTR_TUNNEL);
+		if (!tun || nla_put_u8(e->skb, OVS_TUNNEL_KEY_ATTR_TTL, 0))
+			return -EMSGSIZE;
+		nla_nest_end(e->skb, tun);
+	}
+
+	/*
+	 * Ports are 16-bit numbers; a mask's upper half reads all ones.  A
+	 * key without a port shows none, and its mask shows one only when
+	 * exact.
+	 */
+	port = (u16)out->in_port;
+	if (e->key->in_port == NO_IN_PORT) {
+		if (e->is_mask && port == 0xffff &&
+		    nla_put_u32(e->skb, OVS_KEY_ATTR_IN_PORT, U32_MAX))
+			return -EMSGSIZE;
+	} else if (nla_put_u32(e->skb, OVS_KEY_ATTR_IN_PORT,
+			       e->is_mask ? 0xffff0000 | port : port)) {
+		return -EMSGSIZE;
+	}
+
+	if (nla_put_u32(e->skb, OVS_KEY_ATTR_SKB_MARK, out->skb_mark))
+		return -EMSGSIZE;
+
+	/*
+	 * Conntrack fields appear in every in-tree key; ours are always
+	 * zero (untracked, zone 0, no mark or labels).
+	 */
+	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, 0) ||
+	    nla_put_u16(e->skb, OVS_KEY_ATTR_CT_ZONE, 0) ||
+	    nla_put_u32(e->skb, OVS_KEY_ATTR_CT_MARK, 0) ||
+	    nla_put(e->skb, OVS_KEY_ATTR_CT_LABELS, sizeof(no_labels),
+		    &no_labels))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_l3(const struct emit *e)
+{
+	const struct rsw_flow_key *out = e->out;
+	struct nlattr *nla;
+
+	switch (ntohs(e->key->eth_type)) {
+	case ETH_P_IP: {
+		struct ovs_key_ipv4 *ip;
+
+		nla = nla_reserve(e->skb, OVS_KEY_ATTR_IPV4, sizeof(*ip));
+		if (!nla)
+			return -EMSGSIZE;
+		ip = nla_data(nla);
+		ip->ipv4_src = out->ipv4.src;
+		ip->ipv4_dst = out->ipv4.dst;
+		ip->ipv4_proto = out->ip_proto;
+		ip->ipv4_tos = out->ip_tos;
+		ip->ipv4_ttl = out->ip_ttl;
+		ip->ipv4_frag = out->ip_frag;
+		return 0;
+	}
+	case ETH_P_IPV6: {
+		struct ovs_key_ipv6_exthdrs eh = { .hdrs = out->ipv6_exthdrs };
+		struct ovs_key_ipv6 *ip;
+
+		nla = nla_reserve(e->skb, OVS_KEY_ATTR_IPV6, sizeof(*ip));
+		if (!nla)
+			return -EMSGSIZE;
+		ip = nla_data(nla);
+		memcpy(ip->ipv6_src, &out->ipv6.src, sizeof(ip->ipv6_src));
+		memcpy(ip->ipv6_dst, &out->ipv6.dst, sizeof(ip->ipv6_dst));
+		ip->ipv6_label = out->ipv6.label;
+		ip->ipv6_proto = out->ip_proto;
+		ip->ipv6_tclass = out->ip_tos;
+		ip->ipv6_hlimit = out->ip_ttl;
+		ip->ipv6_frag = out->ip_frag;
+		return nla_put(e->skb, OVS_KEY_ATTR_IPV6_EXTHDRS, sizeof(eh),
+			       &eh);
+	}
+	case ETH_P_ARP:
+	case ETH_P_RARP: {
+		struct ovs_key_arp arp = {
+			.arp_sip = out->arp.sip,
+			.arp_tip = out->arp.tip,
+			.arp_op = htons(out->ip_proto),
+		};
+
+		memcpy(arp.arp_sha, out->arp.sha, ETH_ALEN);
+		memcpy(arp.arp_tha, out->arp.tha, ETH_ALEN);
+		return nla_put(e->skb, OVS_KEY_ATTR_ARP, sizeof(arp), &arp);
+	}
+	}
+	return 0;
+}
+
+static int put_ports(const struct emit *e, int type)
+{
+	__be16 ports[2] = { e->out->tp_src, e->out->tp_dst };
+
+	return nla_put(e->skb, type, sizeof(ports), ports);
+}
+
+static int put_icmp(const struct emit *e, int type)
+{
+	u8 tc[2] = { ntohs(e->out->tp_src), ntohs(e->out->tp_dst) };
+
+	return nla_put(e->skb, type, sizeof(tc), tc);
+}
+
+static int put_l4(const struct emit *e)
+{
+	const struct rsw_flow_key *key = e->key;
+	bool v6 = key->eth_type == htons(ETH_P_IPV6);
+	struct ovs_key_nd nd;
+
+	if ((!v6 && key->eth_type != htons(ETH_P_IP)) ||
+	    key->ip_frag == OVS_FRAG_TYPE_LATER)
+		return 0;
+
+	switch (key->ip_proto) {
+	case IPPROTO_TCP:
+		if (put_ports(e, OVS_KEY_ATTR_TCP))
+			return -EMSGSIZE;
+		return nla_put_be16(e->skb, OVS_KEY_ATTR_TCP_FLAGS,
+				    e->out->tcp_flags);
+	case IPPROTO_UDP:
+		return put_ports(e, OVS_KEY_ATTR_UDP);
+	case IPPROTO_SCTP:
+		return put_ports(e, OVS_KEY_ATTR_SCTP);
+	case IPPROTO_ICMP:
+		return v6 ? 0 : put_icmp(e, OVS_KEY_ATTR_ICMP);
+	case IPPROTO_ICMPV6:
+		if (!v6)
+			return 0;
+		if (put_icmp(e, OVS_KEY_ATTR_ICMPV6))
+			return -EMSGSIZE;
+		if (key->tp_src != htons(NDISC_NEIGHBOUR_SOLICITATION) &&
+		    key->tp_src != htons(NDISC_NEIGHBOUR_ADVERTISEMENT))
+			return 0;
+		memcpy(nd.nd_target, &e->out->nd.target, sizeof(nd.nd_target));
+		memcpy(nd.nd_sll, e->out->nd.sll, ETH_ALEN);
+		memcpy(nd.nd_tll, e->out->nd.tll, ETH_ALEN);
+		return nla_put(e->skb, OVS_KEY_ATTR_ND, sizeof(nd), &nd);
+	}
+	return 0;
+}
+
+/*
+ * Ethernet, then each tag as ETHERTYPE (the TPID) + VLAN + ENCAP holding
+ * the rest, then the type and L3/L4.  A tag truncated in the packet (zero
+ * TCI) gets an empty ENCAP; an 802.2 frame shows no type in a key, and in
+ * a mask only a non-zero one.  Returns with up to two ENCAPs open.
+ */
+static int put_packet(const struct emit *e, struct nlattr **encap)
+{
+	const struct rsw_flow_key *key = e->key;
+	bool inner_vlan = eth_type_vlan(key->eth_type);
+	struct ovs_key_ethernet eth;
+	int err;
+
+	ether_addr_copy(eth.eth_src, e->out->eth_src);
+	ether_addr_copy(eth.eth_dst, e->out->eth_dst);
+	if (nla_put(e->skb, OVS_KEY_ATTR_ETHERNET, sizeof(eth), &eth))
+		return -EMSGSIZE;
+
+	if (key->vlan.tci || inner_vlan) {
+		err = put_tag(e, &e->out->vlan, &encap[0]);
+		if (err || !key->vlan.tci)
+			return err;
+		if (key->cvlan.tci || inner_vlan) {
+			err = put_tag(e, &e->out->cvlan, &encap[1]);
+			if (err || !key->cvlan.tci)
+				return err;
+		}
+	}
+
+	if (key->eth_type == htons(ETH_P_802_2)) {
+		if (e->is_mask && e->out->eth_type &&
+		    nla_put_be16(e->skb, OVS_KEY_ATTR_ETHERTYPE,
+				 e->out->eth_type))
+			return -EMSGSIZE;
+		return 0;
+	}
+
+	if (nla_put_be16(e->skb, OVS_KEY_ATTR_ETHERTYPE, e->out->eth_type))
+		return -EMSGSIZE;
+	/* A third tag: nothing more is known of the packet. */
+	if (inner_vlan)
+		return 0;
+
+	err = put_l3(e);
+	return err ? err : put_l4(e);
+}
+
+int rsw_key_to_nlattrs(struct sk_buff *skb, int attrtype,
+		       const struct rsw_flow_key *key,
+		       const struct rsw_flow_key *output)
+{
+	const struct emit e = {
+		.skb = skb,
+		.key = key,
+		.out = output,
+		.is_mask = attrtype == OVS_FLOW_ATTR_MASK,
+	};
+	struct nlattr *encap[2] = { };
+	struct nlattr *nest;
+	int err;
+
+	nest = nla_nest_start_noflag(skb, attrtype);
+	if (!nest)
+		return -EMSGSIZE;
+
+	err = put_metadata(&e);
+	if (!err)
+		err = put_packet(&e, encap);
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+
+	if (encap[1])
+		nla_nest_end(skb, encap[1]);
+	if (encap[0])
+		nla_nest_end(skb, encap[0]);
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+size_t rsw_key_nlattrs_size(void)
+{
+	/* The largest key: double-tagged IPv6 neighbour discovery. */
+	return nla_total_size(nla_total_size(4)		/* RECIRC_ID */
+		+ nla_total_size(4)			/* DP_HASH */
+		+ nla_total_size(4)			/* PRIORITY */
+		+ nla_total_size(nla_total_size(1))	/* TUNNEL { TTL } */
+		+ nla_total_size(4)			/* IN_PORT */
+		+ nla_total_size(4)			/* SKB_MARK */
+		+ nla_total_size(4)			/* CT_STATE */
+		+ nla_total_size(2)			/* CT_ZONE */
+		+ nla_total_size(4)			/* CT_MARK */
+		+ nla_total_size(sizeof(struct ovs_key_ct_labels))
+		+ nla_total_size(sizeof(struct ovs_key_ethernet))
+		+ 2 * (nla_total_size(2)		/* ETHERTYPE (TPID) */
+		       + nla_total_size(2)		/* VLAN */
+		       + nla_total_size(0))		/* ENCAP */
+		+ nla_total_size(2)			/* ETHERTYPE */
+		+ nla_total_size(sizeof(struct ovs_key_ipv6))
+		+ nla_total_size(sizeof(struct ovs_key_ipv6_exthdrs))
+		+ nla_total_size(sizeof(struct ovs_key_icmpv6))
+		+ nla_total_size(sizeof(struct ovs_key_nd)));
+}
+
+int rsw_ufid_from_nlattr(const struct nlattr *attr, struct rsw_flow_id *id,
+			 bool log)
+{
+	id->len = 0;
+	if (!attr)
+		return 0;
+	if (nla_len(attr) < 1)
+		return refused(log, "empty UFID");
+	/*
+	 * A longer one names no flow: the flow is then known by its key, as
+	 * in the in-tree datapath.
+	 */
+	if (nla_len(attr) > RSW_UFID_MAX_BYTES) {
+		if (log)
+			net_info_ratelimited("UFID of %d bytes ignored\n",
+					     nla_len(attr));
+		return 0;
+	}
+	id->len = nla_len(attr);
+	memcpy(id->bytes, nla_data(attr), id->len);
+	return 0;
+}
+
+int rsw_ufid_to_nlattr(struct sk_buff *skb, const struct rsw_flow_id *id)
+{
+	if (!id->len)
+		return 0;
+	return nla_put(skb, OVS_FLOW_ATTR_UFID, id->len, id->bytes);
+}
+
+u32 rsw_ufid_flags(const struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
