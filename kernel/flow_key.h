@@ -97,8 +97,14 @@ struct rsw_flow_key {
  * @key: filled in completely, padding zeroed
  *
  * Takes priority and mark from @skb, zeroes recirc_id and dp_hash.  May
- * pull headers into the linear area, never frees @skb.  Returns 0, or a
- * negative errno for a packet too mangled to parse (the caller drops it).
+ * pull headers into the linear area, never frees @skb.  As in the in-tree
+ * datapath, an outer VLAN tag carried in the frame is moved into the skb's
+ * metadata (so a second tag, if any, follows the MAC addresses), and on
+ * return skb->data is at the Ethernet header, the network header follows
+ * the L2 headers, the transport header follows the IP headers (or equals
+ * the network header when they are truncated), and skb->protocol and
+ * mac_len match.  Returns 0, or -EINVAL for a frame shorter than an
+ * Ethernet header or -ENOMEM when pulling fails (the caller drops it).
  */
 int rsw_flow_key_extract(struct sk_buff *skb, u32 in_port,
 			 struct rsw_flow_key *key);

@@ -26,10 +26,11 @@
 #include <linux/in.h>
 #include <linux/openvswitch.h>
 #include <net/ndisc.h>
+#include "datapath.h"
 #include "flow_netlink.h"
 
-/* Ports are numbered below this; a key without IN_PORT holds it. */
-#define NO_IN_PORT USHRT_MAX
+/* A key without IN_PORT holds this, one past the highest port number. */
+#define NO_IN_PORT RSW_MAX_PORTS
 
 #define refused(log, fmt, ...)						\
 ({									\

@@ -59,7 +59,12 @@ int rsw_key_to_nlattrs(struct sk_buff *skb, int attrtype,
 /* Room rsw_key_to_nlattrs() may need, for sizing messages. */
 size_t rsw_key_nlattrs_size(void);
 
-/* OVS_FLOW_ATTR_UFID: 1 to 16 bytes.  @attr NULL gives id->len 0. */
+/*
+ * OVS_FLOW_ATTR_UFID: 1 to 16 bytes.  @attr NULL gives id->len 0, and so
+ * does a UFID longer than 16 bytes (the in-tree datapath then names the
+ * flow by its key); an empty one is -EINVAL.  rsw_ufid_to_nlattr() emits
+ * nothing for id->len 0.
+ */
 int rsw_ufid_from_nlattr(const struct nlattr *attr, struct rsw_flow_id *id,
 			 bool log);
 int rsw_ufid_to_nlattr(struct sk_buff *skb, const struct rsw_flow_id *id);
