@@ -131,6 +131,15 @@ tcpdump_start() {
 	wait_for 25 grep -q 'listening on' "$file.err"
 }
 
+# captured FILE ERE: a packet in FILE matches ERE; tcpdump -v's
+# continuation lines are joined to the packet's first line.
+captured() {
+	awk '/^[ \t]/ { line = line " " $0; next }
+		{ if (line != "") print line; line = $0 }
+		END { if (line != "") print line }' "$1" | grep -Eq -- "$2" ||
+		{ head -n 20 "$1"; return 1; }
+}
+
 tcpdump_stop() {
 	[ -n "$tcpdump_pid" ] || return 0
 	sleep 0.5

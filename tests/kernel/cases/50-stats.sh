@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Flow statistics and TCP flags, and the same flow dump from both
+# datapaths, each loaded in turn in this one boot.
+#
+#   ns1                         host                          ns2
+#   [eth0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[eth0]
+#   10.0.0.1                                               10.0.0.2
+#
+# For each datapath: exact ICMP flows and TCP flows both ways; 3 pings
+# show packets:3 bytes:294 per direction; a TCP connection shows the
+# flags seen (SYN, SYN-ACK, FIN ...); mod-flow --clear zeroes the stats.
+# The dumps (sorted, times dropped) of the two datapaths are identical.
+# The datapath the harness loaded is loaded again at the end.
+
+# shellcheck source=../netns.sh
+. ./netns.sh
+
+case_cleanup() {
+	ovs-dpctl del-dp dp0
+	ns_del 1 2
+	rm -f /tmp/stats.*
+	[ -e /sys/module/openvswitch ] || dp_load "$ROAM_DATAPATH"
+}
+
+m1=02:00:00:00:00:01 m2=02:00:00:00:00:02
+req="in_port(1),eth(src=$m1,dst=$m2),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=1,tos=0,ttl=64,frag=no),icmp(type=8,code=0)"
+rep="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
+tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6),tcp(dst=5002)'
+tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6),tcp(src=5002)'
+
+# tcp_normal DP: the dump with TCP packet and byte counts dropped (how
+# many ACKs a connection takes is timing), times dropped, sorted.
+tcp_normal() {
+	flows "$1" | sed -E '/proto=6/s/packets:[0-9]+, bytes:[0-9]+, //'
+}
+
+# stats_run DP: the same flows and traffic on the loaded datapath, checks
+# tagged with DP; the final normalised dump goes to /tmp/stats.DP.
+stats_run() {
+	local dp=$1 nc_pid
+
+	check "add-dp dp0 ($dp)" ovs-dpctl add-dp dp0
+	check "add-if p1 and p2 ($dp)" \
+		eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2"
+	check "add the ICMP and TCP flows ($dp)" add_flows dp0 \
+		"$req" 2 "$rep" 1 "$tcp12" 2 "$tcp21" 1
+	check_eq "fresh flows have no stats ($dp)" "0 0 0 0" \
+		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes) $(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+
+	check "3 pings ($dp)" nsx 1 "${PING[@]}" -c 3 10.0.0.2
+	check_eq "the request flow counted packets:3 bytes:294 ($dp)" "3 294" \
+		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes)"
+	check_eq "the reply flow counted packets:3 bytes:294 ($dp)" "3 294" \
+		"$(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+	check_eq "ICMP flows carry no tcp flags ($dp)" "" \
+		"$(flow_field dp0 'type=8' flags)"
+
+	nsx 2 timeout 20 nc -l 5002 >/dev/null &
+	nc_pid=$!
+	wait_for 50 eval 'nsx 2 ss -ltn | grep -q ":5002 "'
+	check "a short TCP connection ($dp)" eval \
+		"echo hello | nsx 1 timeout 20 nc -N -w 5 10.0.0.2 5002"
+	wait "$nc_pid"
+	sleep 0.5
+	check "the client flow saw SYN ($dp)" \
+		grep -q S <<<"$(flow_field dp0 'dst=5002' flags)"
+	check "the client flow saw FIN ($dp)" \
+		grep -q F <<<"$(flow_field dp0 'dst=5002' flags)"
+	check "the client flow saw PSH and ACK ($dp)" \
+		grep -q 'P.*\.\|\..*P' <<<"$(flow_field dp0 'dst=5002' flags)"
+	check "the server flow saw SYN-ACK and FIN ($dp)" \
+		grep -q 'S.*F\|F.*S' <<<"$(flow_field dp0 'src=5002' flags)"
+	tcp_normal dp0 >"/tmp/stats.$dp"
+
+	check "mod-flow --clear the request flow ($dp)" \
+		ovs-dpctl mod-flow --clear dp0 "$req" 2
+	check_eq "its stats are zero ($dp)" "0 0" \
+		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes)"
+	check_eq "the reply flow keeps its stats ($dp)" "3 294" \
+		"$(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+	check "mod-flow --clear the client TCP flow ($dp)" \
+		ovs-dpctl mod-flow --clear dp0 "$tcp12" 2
+	check_eq "its tcp flags are cleared ($dp)" "" \
+		"$(flow_field dp0 'dst=5002' flags)"
+	tcp_normal dp0 >>"/tmp/stats.$dp"
+	check "del-dp dp0 ($dp)" ovs-dpctl del-dp dp0
+}
+
+ns_add 1
+ns_add 2
+ns_neigh 1 2
+ns_neigh 2 1
+
+for dp in in-tree ours; do
+	dp_load "$dp"
+	loaded=$?
+	check_eq "load the $dp datapath" 0 "$loaded"
+	[ "$loaded" -ne 0 ] || stats_run "$dp"
+done
+diff -u /tmp/stats.in-tree /tmp/stats.ours >/tmp/stats.diff 2>&1
+check_eq "the flow dumps of both datapaths are identical" "" \
+	"$(cat /tmp/stats.diff)"
+check "reload the harness's datapath ($ROAM_DATAPATH)" dp_load "$ROAM_DATAPATH"
