@@ -196,15 +196,6 @@ static unsigned int l3_len(const struct sk_buff *skb,
 void rsw_vport_send(struct rsw_vport *vport, struct sk_buff *skb, u16 mru)
 {
 	struct net_device *dev = vport->dev;
-	u32 cut = RSW_CB(skb)->cutlen;
-
-	if (unlikely(cut)) {
-		unsigned int keep = skb->len > cut ? skb->len - cut : 0;
-
-		RSW_CB(skb)->cutlen = 0;
-		if (pskb_trim(skb, max_t(unsigned int, keep, ETH_HLEN)))
-			goto drop;
-	}
 
 	if (unlikely(dev->type != ARPHRD_ETHER))
 		goto drop;

@@ -86,10 +86,9 @@ void rsw_vport_get_stats(struct rsw_vport *vport,
  * rsw_vport_send - packet path: send @skb (consumed) out of @vport
  * @mru: largest fragment seen on reassembly, 0 if none
  *
- * Applies a pending trunc first: RSW_CB(skb)->cutlen bytes are cut from
- * the end (never into the Ethernet header) and cutlen is then zeroed, so
- * callers pass the packet untrimmed.  Packets larger than the device's
- * MTU, or than @mru when set, are dropped unless they are GSO.
+ * The caller has already applied any pending trunc (RSW_CB(skb)->cutlen);
+ * it is not looked at here.  Packets larger than the device's MTU, or
+ * than @mru when set, are dropped unless they are GSO.
  */
 void rsw_vport_send(struct rsw_vport *vport, struct sk_buff *skb, u16 mru);
 
