@@ -691,12 +691,19 @@ static int put_metadata(const struct emit *e)
 		return -EMSGSIZE;
 
 	/*
-	 * Conntrack fields appear in every in-tree key; ours are always
-	 * zero (untracked, zone 0, no mark or labels).
+	 * The in-tree module of this kernel puts conntrack fields in every
+	 * key, those its conntrack configuration has; ours are always zero
+	 * (untracked, zone 0, no mark or labels).
 	 */
-	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, 0) ||
-	    nla_put_u16(e->skb, OVS_KEY_ATTR_CT_ZONE, 0) ||
-	    nla_put_u32(e->skb, OVS_KEY_ATTR_CT_MARK, 0) ||
+	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, 0))
+		return -EMSGSIZE;
+	if (IS_ENABLED(CONFIG_NF_CONNTRACK_ZONES) &&
+	    nla_put_u16(e->skb, OVS_KEY_ATTR_CT_ZONE, 0))
+		return -EMSGSIZE;
+	if (IS_ENABLED(CONFIG_NF_CONNTRACK_MARK) &&
+	    nla_put_u32(e->skb, OVS_KEY_ATTR_CT_MARK, 0))
+		return -EMSGSIZE;
+	if (IS_ENABLED(CONFIG_NF_CONNTRACK_LABELS) &&
 	    nla_put(e->skb, OVS_KEY_ATTR_CT_LABELS, sizeof(no_labels),
 		    &no_labels))
 		return -EMSGSIZE;
