@@ -98,13 +98,16 @@ err_free_vport:
 void rsw_netdev_vport_detach(struct rsw_vport *vport)
 {
 	struct net_device *dev = vport->dev;
+	struct net_device *master;
 
 	ASSERT_RTNL();
 	if (!netif_is_ovs_port(dev))
 		return;
 
 	netdev_rx_handler_unregister(dev);
-	netdev_upper_dev_unlink(dev, netdev_master_upper_dev_get(dev));
+	master = netdev_master_upper_dev_get(dev);
+	if (master)
+		netdev_upper_dev_unlink(dev, master);
 	dev_set_promiscuity(dev, -1);
 	dev->priv_flags &= ~IFF_OVS_DATAPATH;
 }
