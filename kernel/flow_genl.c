@@ -43,7 +43,7 @@ static const struct genl_multicast_group flow_mcgrp = {
  */
 static size_t flow_msg_size(const struct rsw_flow_actions *acts)
 {
-	size_t key = nla_total_size(rsw_key_nlattrs_size());
+	size_t key = rsw_key_nlattrs_size();
 
 	return NLMSG_ALIGN(sizeof(struct ovs_header)) +
 	       nla_total_size(RSW_UFID_MAX_BYTES) +

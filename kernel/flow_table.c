@@ -836,10 +836,10 @@ void rsw_flow_stats_read(const struct rsw_flow *flow,
  * rsw_flow_stats_clear - zero a flow's counters, under rsw_mutex
  * @flow: the flow
  *
- * The counters have no lock, so a packet being counted on another CPU at
- * the same moment may be kept, or may bring back that CPU's count from
- * before the clear.  Userspace clears stats only on explicit request, and
- * the in-tree datapath's answer is equally a snapshot in time.
+ * The counters have no lock: a packet being counted on another CPU at the
+ * same moment may survive the clear, or bring back that CPU's count from
+ * before it.  Clears are rare, explicit requests (OVS_FLOW_ATTR_CLEAR);
+ * making them exact would cost a lock on every packet.
  */
 void rsw_flow_stats_clear(struct rsw_flow *flow)
 {
