@@ -99,13 +99,20 @@ static void reap_work_fn(struct work_struct *work)
 
 static DECLARE_WORK(reap_work, reap_work_fn);
 
+/*
+ * Set at unload: unregistering the notifier replays NETDEV_UNREGISTER for
+ * every device, which must not be taken for real.  Destroying the
+ * datapaths right after detaches everything anyway.
+ */
+static bool unloading;
+
 static int dev_event(struct notifier_block *nb, unsigned long event,
 		     void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct rsw_vport *vport;
 
-	if (event != NETDEV_UNREGISTER)
+	if (event != NETDEV_UNREGISTER || unloading)
 		return NOTIFY_DONE;
 
 	/* Under RTNL: a vport found here is still hooked to @dev, so it and
@@ -138,7 +145,14 @@ int rsw_dev_notifier_init(void)
 
 void rsw_dev_notifier_uninit(void)
 {
+	/* Under RTNL, so the notifier sees it at its next call. */
+	rtnl_lock();
+	unloading = true;
+	rtnl_unlock();
 	unregister_netdevice_notifier(&dev_nb);
-	/* Finish what was queued; nothing queues more now. */
-	flush_work(&reap_work);
+	/* The families are gone, so no notifications can be sent: leave
+	 * ports already detached to the datapaths' destruction, which
+	 * follows.
+	 */
+	cancel_work_sync(&reap_work);
 }

@@ -181,10 +181,11 @@ static void internal_destroy(struct rsw_vport *vport)
 	rtnl_lock();
 	/* From now on the device feeds nothing and the notifier ignores it. */
 	RCU_INIT_POINTER(priv->vport, NULL);
-	dev_set_promiscuity(dev, -1);
 	/* The device may be going away on its own (its namespace died). */
-	if (dev->reg_state == NETREG_REGISTERED)
+	if (dev->reg_state == NETREG_REGISTERED) {
+		dev_set_promiscuity(dev, -1);
 		unregister_netdevice(dev);
+	}
 	/* rtnl_unlock() waits for the device's references to drop, ours
 	 * included, so the release must be queued before it.
 	 */
