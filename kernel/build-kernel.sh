@@ -7,8 +7,10 @@
 # FLAVOUR is "host" (tinyconfig + kvm_guest.config + host.config) or
 # "debug" (the same plus debug.config).  The result is cached under
 # $ROAM_CACHE/kernel/FLAVOUR-HASH, HASH covering the source package
-# version, the fragments and this script, so an unchanged input set is
-# never rebuilt.  The directory holds:
+# version, the fragments and RECIPE (bump it when the steps below change
+# what gets built), so an unchanged input set is never rebuilt.  Concurrent
+# callers wait for one another; an interrupted build resumes where it
+# stopped.  The directory holds:
 #   bzImage         the kernel
 #   build/          the O= build tree, for out-of-tree modules (M=)
 #   modules/        modules_install output (lib/modules/VERSION/...)
@@ -16,6 +18,61 @@
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+
+RECIPE=kernel-1
+
+# extract_source: the tree, once per source package version.
+extract_source() {
+	[ ! -e "$src/.extracted" ] || return 0
+	need_disk "$ROAM_CACHE" 4
+	step "extracting linux-source-6.1 $src_version"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xf /usr/src/linux-source-6.1.tar.xz
+	touch "$src.tmp/.extracted"
+	mv "$src.tmp" "$src"
+}
+
+# configure: a fresh $build/.config from tinyconfig and the fragments.
+# merge_config.sh only warns about options that olddefconfig dropped; an
+# option that silently vanished means a missing dependency, so refuse.
+configure() {
+	local missing=() line want
+
+	need_disk "$ROAM_CACHE" 8
+	rm -rf "$out"
+	mkdir -p "$build"
+	step "configuring the $flavour kernel ($out)"
+	make -s -C "$src" O="$build" ARCH=x86_64 tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
+		"$src/kernel/configs/kvm_guest.config" "${fragments[@]}" >/dev/null
+	make -s -C "$src" O="$build" ARCH=x86_64 olddefconfig >/dev/null
+
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=n) want="# ${line%=n} is not set" ;;
+		CONFIG_*) want=$line ;;
+		*) continue ;;
+		esac
+		grep -qxF "$want" "$build/.config" || missing+=("$line")
+	done < <(cat "${fragments[@]}")
+	[ ${#missing[@]} -eq 0 ] ||
+		die "kernel config dropped: ${missing[*]} (a dependency is missing)"
+	touch "$out/.configured"
+}
+
+compile_kernel() {
+	step "building the $flavour kernel on $(nproc) cores (about 12-15 minutes)"
+	with_progress "kernel $flavour" "$out/build.log" \
+		make -C "$src" O="$build" ARCH=x86_64 -j"$(nproc)" bzImage modules
+	rm -rf "$out/modules"
+	with_progress "modules_install $flavour" "$out/install.log" \
+		make -C "$src" O="$build" ARCH=x86_64 \
+		INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 modules_install
+	cp "$build/arch/x86/boot/bzImage" "$out/bzImage"
+	make -s -C "$src" O="$build" kernelrelease >"$out/release"
+	touch "$out/.done"
+}
 
 flavour=${1:?usage: build-kernel.sh host|debug}
 fragments=("$ROAM_TOP/kernel/config/host.config")
@@ -28,55 +85,21 @@ esac
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 	die "linux-source-6.1 is not installed"
 src=$ROAM_CACHE/src/linux-source-6.1-$src_version
-key=$(hash_inputs "$src_version" "${fragments[@]}" "$0")
+key=$(hash_inputs "$RECIPE" "$src_version" "${fragments[@]}")
 out=$ROAM_CACHE/kernel/$flavour-$key
-
-if [ -e "$out/.done" ]; then
-	echo "$out"
-	exit 0
-fi
-
-if [ ! -e "$src/.extracted" ]; then
-	need_disk "$ROAM_CACHE" 4
-	step "extracting linux-source-6.1 $src_version"
-	rm -rf "$src" "$src.tmp"
-	mkdir -p "$src.tmp"
-	tar -C "$src.tmp" --strip-components=1 -xf /usr/src/linux-source-6.1.tar.xz
-	touch "$src.tmp/.extracted"
-	mv "$src.tmp" "$src"
-fi
-
-need_disk "$ROAM_CACHE" 8
-rm -rf "$out"
-mkdir -p "$out/build"
 build=$out/build
-step "configuring the $flavour kernel ($out)"
-make -s -C "$src" O="$build" ARCH=x86_64 tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-	"$src/kernel/configs/kvm_guest.config" "${fragments[@]}" >/dev/null
-make -s -C "$src" O="$build" ARCH=x86_64 olddefconfig >/dev/null
 
-# merge_config.sh only warns about options that olddefconfig dropped; an
-# option that silently vanished means a missing dependency, so refuse.
-missing=()
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=n) want="# ${line%=n} is not set" ;;
-	CONFIG_*) want=$line ;;
-	*) continue ;;
-	esac
-	grep -qxF "$want" "$build/.config" || missing+=("$line")
-done < <(cat "${fragments[@]}")
-[ ${#missing[@]} -eq 0 ] ||
-	die "kernel config dropped: ${missing[*]} (a dependency is missing)"
-
-step "building the $flavour kernel on $(nproc) cores (about 7-9 minutes)"
-with_progress "kernel $flavour" "$out/build.log" \
-	make -C "$src" O="$build" ARCH=x86_64 -j"$(nproc)" bzImage modules
-with_progress "modules_install $flavour" "$out/install.log" \
-	make -C "$src" O="$build" ARCH=x86_64 INSTALL_MOD_PATH="$out/modules" \
-	INSTALL_MOD_STRIP=1 modules_install
-cp "$build/arch/x86/boot/bzImage" "$out/bzImage"
-make -s -C "$src" O="$build" kernelrelease >"$out/release"
-touch "$out/.done"
+if [ ! -e "$out/.done" ]; then
+	mkdir -p "$ROAM_CACHE/kernel"
+	exec 9>"$ROAM_CACHE/kernel/.lock"
+	if ! flock -n 9; then
+		step "waiting for another kernel build to finish"
+		flock 9
+	fi
+fi
+if [ ! -e "$out/.done" ]; then
+	extract_source
+	[ -e "$out/.configured" ] || configure
+	compile_kernel
+fi
 echo "$out"
