@@ -33,10 +33,11 @@ struct rsw_flow_actions {
  *	 (a set of IPv4 fields needs an IPv4 flow, and so on)
  * @acts: out, on success
  *
- * Malformed lists (bad lengths, unknown types, nesting deeper than
- * RSW_ACTIONS_MAX_DEPTH, a set on a field the flow does not have) get
- * -EINVAL; unsupported features (ct, meters, tunnels, MPLS, NSH) also get
- * -EINVAL, never a crash.
+ * Malformed lists (bad lengths, unknown types, a set on a field the flow
+ * does not have) get -EINVAL; unsupported features (ct, meters, tunnels,
+ * MPLS, NSH) also get -EINVAL, never a crash.  Nesting deeper than
+ * RSW_ACTIONS_MAX_DEPTH gets -EOVERFLOW, as from the in-tree datapath.
+ * Allocates with GFP_KERNEL: call it outside RCU read sections.
  */
 int rsw_actions_from_nlattr(const struct nlattr *attr,
 			    const struct rsw_flow_key *key,
@@ -55,7 +56,8 @@ void rsw_actions_free_rcu(struct rsw_flow_actions *acts);
  * @dp: the datapath, under RCU
  * @skb: consumed, always
  * @acts: the list
- * @key: the packet's key; updated as actions change the packet
+ * @key: the packet's key; updated as actions change the packet.  It is
+ *	 the callee's to change: callers must not rely on it afterwards.
  *
  * Packet path: no allocation except for copies that output, clone and
  * sample need and for upcalls.  Recirculation re-enters

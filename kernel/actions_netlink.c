@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validating userspace's action lists, converting them to the internal form
+ * described in actions_fmt.h, and giving them back in userspace's form.
+ *
+ * What is refused, and with which errno, follows the in-tree datapath so
+ * that ovs-vswitchd's feature probes reach the same conclusions: anything
+ * this datapath cannot run (conntrack, meters, MPLS, NSH, tunnels, L3
+ * packets, check_pkt_len, dec_ttl) is -EINVAL, as from a kernel that never
+ * heard of it; lists nested too deep are -EOVERFLOW.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/in.h>
+#include <linux/openvswitch.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+#include "actions.h"
+#include "actions_fmt.h"
+#include "datapath.h"
+
+/* The 20 flow label bits of an IPv6 header's first word, host order. */
+#define FLOW_LABEL_MASK 0x000fffffU
+
+#define act_refuse(log, fmt, ...)					\
+	do {								\
+		if (log)						\
+			net_warn_ratelimited(KBUILD_MODNAME		\
+					     ": action refused: " fmt "\n", \
+					     ##__VA_ARGS__);		\
+	} while (0)
+
+/*
+ * Where converted actions go.  Conversion runs twice over the same input:
+ * once with @data NULL to validate and measure, once to write into a
+ * buffer of exactly the measured size.
+ */
+struct act_buf {
+	u8 *data;
+	u32 len;
+};
+
+/* Append an attribute; returns it, or NULL while measuring. */
+static struct nlattr *buf_put(struct act_buf *b, int type, const void *payload,
+			      int len)
+{
+	struct nlattr *nla = NULL;
+
+	if (b->data) {
+		nla = (struct nlattr *)(b->data + b->len);
+		nla->nla_type = type;
+		nla->nla_len = nla_attr_size(len);
+		if (payload)
+			memcpy(nla_data(nla), payload, len);
+	}
+	b->len += nla_total_size(len);
+	return nla;
+}
+
+/* Close the nest opened at @start; the payload must fit a netlink length. */
+static int buf_nest_end(struct act_buf *b, u32 start)
+{
+	u32 len = b->len - start;
+
+	if (len > U16_MAX)
+		return -EMSGSIZE;
+	if (b->data)
+		((struct nlattr *)(b->data + start))->nla_len = len;
+	return 0;
+}
+
+static int copy_list(struct act_buf *b, const struct nlattr *list,
+		     const struct rsw_flow_key *key, u32 depth, u32 *flags,
+		     bool log);
+
+/* Payload size of the OVS_KEY_ATTR_* types a set may carry; 0 = refused. */
+static int set_key_len(int type)
+{
+	switch (type) {
+	case OVS_KEY_ATTR_PRIORITY:
+	case OVS_KEY_ATTR_SKB_MARK:
+		return sizeof(u32);
+	case OVS_KEY_ATTR_ETHERNET:
+		return sizeof(struct ovs_key_ethernet);
+	case OVS_KEY_ATTR_IPV4:
+		return sizeof(struct ovs_key_ipv4);
+	case OVS_KEY_ATTR_IPV6:
+		return sizeof(struct ovs_key_ipv6);
+	case OVS_KEY_ATTR_TCP:
+		return sizeof(struct ovs_key_tcp);
+	case OVS_KEY_ATTR_UDP:
+		return sizeof(struct ovs_key_udp);
+	case OVS_KEY_ATTR_SCTP:
+		return sizeof(struct ovs_key_sctp);
+	}
+	return 0;
+}
+
+static bool key_is_ip(const struct rsw_flow_key *key)
+{
+	return key->eth_type == htons(ETH_P_IP) ||
+	       key->eth_type == htons(ETH_P_IPV6);
+}
+
+/* A masked set may not carry value bits outside its mask. */
+static bool value_within_mask(const u8 *value, int len)
+{
+	const u8 *mask = value + len;
+	int i;
+
+	for (i = 0; i < len; i++)
+		if (value[i] & ~mask[i])
+			return false;
+	return true;
+}
+
+/*
+ * Check a set or masked set against the flow it belongs to: the field must
+ * exist in the flow (an IPv4 set needs an IPv4 flow, a TCP set a TCP flow),
+ * a plain IP set must leave the protocol and fragment type as the flow has
+ * them, and a masked one may not mask them at all.
+ */
+static int check_set(const struct nlattr *ka, int len,
+		     const struct rsw_flow_key *key, bool masked, bool log)
+{
+	const void *val = nla_data(ka);
+
+	if (masked && !value_within_mask(val, len)) {
+		act_refuse(log, "set value bits outside the mask");
+		return -EINVAL;
+	}
+
+	switch (nla_type(ka)) {
+	case OVS_KEY_ATTR_IPV4: {
+		const struct ovs_key_ipv4 *v = val, *m = v + 1;
+
+		if (key->eth_type != htons(ETH_P_IP))
+			return -EINVAL;
+		if (masked ? m->ipv4_proto || m->ipv4_frag :
+		    v->ipv4_proto != key->ip_proto ||
+		    v->ipv4_frag != key->ip_frag) {
+			act_refuse(log, "set of IPv4 protocol or frag type");
+			return -EINVAL;
+		}
+		break;
+	}
+	case OVS_KEY_ATTR_IPV6: {
+		const struct ovs_key_ipv6 *v = val, *m = v + 1;
+
+		if (key->eth_type != htons(ETH_P_IPV6))
+			return -EINVAL;
+		if (masked ? m->ipv6_proto || m->ipv6_frag ||
+		    (ntohl(m->ipv6_label) & ~FLOW_LABEL_MASK) :
+		    v->ipv6_proto != key->ip_proto ||
+		    v->ipv6_frag != key->ip_frag) {
+			act_refuse(log, "bad IPv6 set");
+			return -EINVAL;
+		}
+		if (ntohl(v->ipv6_label) & ~FLOW_LABEL_MASK)
+			return -EINVAL;
+		break;
+	}
+	case OVS_KEY_ATTR_TCP:
+		if (!key_is_ip(key) || key->ip_proto != IPPROTO_TCP)
+			return -EINVAL;
+		break;
+	case OVS_KEY_ATTR_UDP:
+		if (!key_is_ip(key) || key->ip_proto != IPPROTO_UDP)
+			return -EINVAL;
+		break;
+	case OVS_KEY_ATTR_SCTP:
+		if (!key_is_ip(key) || key->ip_proto != IPPROTO_SCTP)
+			return -EINVAL;
+		break;
+	}
+	return 0;
+}
+
+static int copy_set(struct act_buf *b, const struct nlattr *a,
+		    const struct rsw_flow_key *key, bool masked, bool log)
+{
+	const struct nlattr *ka = nla_data(a);
+	int type, len, err;
+	struct nlattr *out;
+	u32 start;
+
+	/* Exactly one key attribute, filling the action. */
+	if (!nla_ok(ka, nla_len(a)) ||
+	    nla_total_size(nla_len(ka)) != nla_len(a))
+		return -EINVAL;
+
+	type = nla_type(ka);
+	len = masked ? nla_len(ka) / 2 : nla_len(ka);
+	if (!set_key_len(type) || len != set_key_len(type)) {
+		act_refuse(log, "set of key attribute %d, length %d", type,
+			   nla_len(ka));
+		return -EINVAL;
+	}
+
+	err = check_set(ka, len, key, masked, log);
+	if (err)
+		return err;
+
+	if (masked) {
+		buf_put(b, OVS_ACTION_ATTR_SET_MASKED, ka, nla_len(a));
+		return 0;
+	}
+
+	start = b->len;
+	buf_put(b, RSW_ACT_SET_WHOLE, NULL, 0);
+	out = buf_put(b, type, NULL, 2 * len);
+	if (out) {
+		memcpy(nla_data(out), nla_data(ka), len);
+		memset(nla_data(out) + len, 0xff, len);
+		if (type == OVS_KEY_ATTR_IPV6) {
+			struct ovs_key_ipv6 *m = nla_data(out) + len;
+
+			m->ipv6_label = htonl(FLOW_LABEL_MASK);
+		}
+	}
+	return buf_nest_end(b, start);
+}
+
+static int check_userspace(const struct nlattr *a)
+{
+	static const struct nla_policy policy[OVS_USERSPACE_ATTR_MAX + 1] = {
+		[OVS_USERSPACE_ATTR_PID] = { .type = NLA_U32 },
+		[OVS_USERSPACE_ATTR_USERDATA] = { .type = NLA_UNSPEC },
+		[OVS_USERSPACE_ATTR_EGRESS_TUN_PORT] = { .type = NLA_U32 },
+		[OVS_USERSPACE_ATTR_ACTIONS] = { .type = NLA_UNSPEC },
+	};
+	struct nlattr *tb[OVS_USERSPACE_ATTR_MAX + 1];
+	int err;
+
+	/* Liberal parsing, as the ABI has always been parsed. */
+	err = nla_parse_nested_deprecated(tb, OVS_USERSPACE_ATTR_MAX, a,
+					  policy, NULL);
+	if (err)
+		return err;
+	if (!tb[OVS_USERSPACE_ATTR_PID] ||
+	    !nla_get_u32(tb[OVS_USERSPACE_ATTR_PID]))
+		return -EINVAL;
+	return 0;
+}
+
+/* A sample or clone: arg, then the nested list converted one level down. */
+static int copy_nested(struct act_buf *b, int type, u32 probability,
+		       const struct nlattr *list, const struct rsw_flow_key *key,
+		       u32 depth, u32 *flags, bool log)
+{
+	struct rsw_act_arg arg = { .probability = probability };
+	struct nlattr *arg_attr;
+	u32 start = b->len;
+	int err;
+
+	buf_put(b, type, NULL, 0);
+	arg_attr = buf_put(b, RSW_ACT_ARG, NULL, sizeof(arg));
+	err = copy_list(b, list, key, depth + 1, &arg.flags, log);
+	if (err)
+		return err;
+	if (arg_attr)
+		memcpy(nla_data(arg_attr), &arg, sizeof(arg));
+	/* In-place nested lists change the key of the list holding them. */
+	*flags |= arg.flags;
+	return buf_nest_end(b, start);
+}
+
+static int copy_sample(struct act_buf *b, const struct nlattr *a,
+		       const struct rsw_flow_key *key, u32 depth, u32 *flags,
+		       bool log)
+{
+	const struct nlattr *prob = NULL, *list = NULL, *sub;
+	int rem;
+
+	nla_for_each_nested(sub, a, rem) {
+		if (nla_type(sub) == OVS_SAMPLE_ATTR_PROBABILITY && !prob)
+			prob = sub;
+		else if (nla_type(sub) == OVS_SAMPLE_ATTR_ACTIONS && !list)
+			list = sub;
+		else
+			return -EINVAL;
+	}
+	if (rem)
+		return -EINVAL;
+	if (!prob || nla_len(prob) != sizeof(u32))
+		return -EINVAL;
+	if (!list || (nla_len(list) && nla_len(list) < NLA_HDRLEN))
+		return -EINVAL;
+
+	return copy_nested(b, OVS_ACTION_ATTR_SAMPLE, nla_get_u32(prob), list,
+			   key, depth, flags, log);
+}
+
+/* Fixed payload sizes of the actions we run; -1 for variable ones. */
+static int action_len(int type)
+{
+	switch (type) {
+	case OVS_ACTION_ATTR_OUTPUT:
+	case OVS_ACTION_ATTR_RECIRC:
+		return sizeof(u32);
+	case OVS_ACTION_ATTR_PUSH_VLAN:
+		return sizeof(struct ovs_action_push_vlan);
+	case OVS_ACTION_ATTR_POP_VLAN:
+		return 0;
+	case OVS_ACTION_ATTR_HASH:
+		return sizeof(struct ovs_action_hash);
+	case OVS_ACTION_ATTR_TRUNC:
+		return sizeof(struct ovs_action_trunc);
+	case OVS_ACTION_ATTR_USERSPACE:
+	case OVS_ACTION_ATTR_SET:
+	case OVS_ACTION_ATTR_SET_MASKED:
+	case OVS_ACTION_ATTR_SAMPLE:
+	case OVS_ACTION_ATTR_CLONE:
+		return -1;
+	}
+	return -2;	/* not one we support */
+}
+
+static int copy_action(struct act_buf *b, const struct nlattr *a,
+		       const struct rsw_flow_key *key, u32 depth, u32 *flags,
+		       bool log)
+{
+	int type = nla_type(a);
+	int len = action_len(type);
+	int err;
+
+	if (len == -2) {
+		act_refuse(log, "unsupported action type %d", type);
+		return -EINVAL;
+	}
+	if (len >= 0 && nla_len(a) != len) {
+		act_refuse(log, "action %d has length %d", type, nla_len(a));
+		return -EINVAL;
+	}
+
+	switch (type) {
+	case OVS_ACTION_ATTR_OUTPUT:
+		if (nla_get_u32(a) >= RSW_MAX_PORTS)
+			return -EINVAL;
+		break;
+
+	case OVS_ACTION_ATTR_USERSPACE:
+		err = check_userspace(a);
+		if (err)
+			return err;
+		break;
+
+	case OVS_ACTION_ATTR_TRUNC: {
+		const struct ovs_action_trunc *trunc = nla_data(a);
+
+		if (trunc->max_len < ETH_HLEN)
+			return -EINVAL;
+		break;
+	}
+
+	case OVS_ACTION_ATTR_HASH: {
+		const struct ovs_action_hash *hash = nla_data(a);
+
+		/* 6.1 knows only the plain L4 hash. */
+		if (hash->hash_alg != OVS_HASH_ALG_L4)
+			return -EINVAL;
+		*flags |= RSW_ACT_F_CHANGES_KEY;
+		break;
+	}
+
+	case OVS_ACTION_ATTR_PUSH_VLAN: {
+		const struct ovs_action_push_vlan *vlan = nla_data(a);
+
+		if (!eth_type_vlan(vlan->vlan_tpid) ||
+		    !(vlan->vlan_tci & htons(VLAN_CFI_MASK)))
+			return -EINVAL;
+		*flags |= RSW_ACT_F_CHANGES_KEY;
+		break;
+	}
+
+	case OVS_ACTION_ATTR_POP_VLAN:
+		*flags |= RSW_ACT_F_CHANGES_KEY;
+		break;
+
+	case OVS_ACTION_ATTR_SET:
+	case OVS_ACTION_ATTR_SET_MASKED:
+		*flags |= RSW_ACT_F_CHANGES_KEY;
+		return copy_set(b, a, key, type == OVS_ACTION_ATTR_SET_MASKED,
+				log);
+
+	case OVS_ACTION_ATTR_SAMPLE:
+		return copy_sample(b, a, key, depth, flags, log);
+
+	case OVS_ACTION_ATTR_CLONE:
+		if (nla_len(a) && nla_len(a) < NLA_HDRLEN)
+			return -EINVAL;
+		return copy_nested(b, OVS_ACTION_ATTR_CLONE, 0, a, key, depth,
+				   flags, log);
+	}
+
+	buf_put(b, type, nla_data(a), nla_len(a));
+	return 0;
+}
+
+/*
+ * Validate and convert the actions nested in @list.  @depth counts the
+ * sample and clone lists around it; @flags collects RSW_ACT_F_* of what
+ * the list does.
+ */
+static int copy_list(struct act_buf *b, const struct nlattr *list,
+		     const struct rsw_flow_key *key, u32 depth, u32 *flags,
+		     bool log)
+{
+	const struct nlattr *a;
+	int rem, err;
+
+	if (depth > RSW_ACTIONS_MAX_DEPTH) {
+		act_refuse(log, "actions nested deeper than %d",
+			   RSW_ACTIONS_MAX_DEPTH);
+		return -EOVERFLOW;
+	}
+
+	nla_for_each_nested(a, list, rem) {
+		err = copy_action(b, a, key, depth, flags, log);
+		if (err)
+			return err;
+	}
+	if (rem > 0)
+		return -EINVAL;
+	return 0;
+}
+
+int rsw_actions_from_nlattr(const struct nlattr *attr,
+			    const struct rsw_flow_key *key,
+			    struct rsw_flow_actions **acts, bool log)
+{
+	struct act_buf b = {};
+	struct rsw_flow_actions *new;
+	u32 flags = 0;
+	u32 size;
+	int err;
+
+	err = copy_list(&b, attr, key, 0, &flags, log);
+	if (err)
+		return err;
+
+	size = b.len;
+	new = kzalloc(sizeof(*new) + size, GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+
+	b.data = (u8 *)new->actions;
+	b.len = 0;
+	err = copy_list(&b, attr, key, 0, &flags, log);
+	if (WARN_ON_ONCE(err || b.len != size)) {
+		kfree(new);
+		return err ?: -EINVAL;
+	}
+
+	new->len = size;
+	new->orig_len = nla_len(attr);
+	*acts = new;
+	return 0;
+}
+
+static int put_list(struct sk_buff *skb, const struct nlattr *list, int len);
+
+/* A whole set goes back as the plain set userspace sent: the value only. */
+static int put_whole_set(struct sk_buff *skb, const struct nlattr *a)
+{
+	const struct nlattr *ka = nla_data(a);
+	struct nlattr *nest;
+
+	nest = nla_nest_start_noflag(skb, OVS_ACTION_ATTR_SET);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put(skb, nla_type(ka), nla_len(ka) / 2, nla_data(ka))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Sample and clone: drop the arg, restore userspace's own layout. */
+static int put_nested(struct sk_buff *skb, const struct nlattr *a)
+{
+	const struct nlattr *arg_attr = nla_data(a);
+	const struct rsw_act_arg *arg = nla_data(arg_attr);
+	int type = nla_type(a), rem = nla_len(a);
+	struct nlattr *outer, *inner = NULL;
+	const struct nlattr *list;
+	int err = -EMSGSIZE;
+
+	list = nla_next(arg_attr, &rem);
+
+	outer = nla_nest_start_noflag(skb, type);
+	if (!outer)
+		return -EMSGSIZE;
+	if (type == OVS_ACTION_ATTR_SAMPLE) {
+		if (nla_put_u32(skb, OVS_SAMPLE_ATTR_PROBABILITY,
+				arg->probability))
+			goto err_cancel;
+		inner = nla_nest_start_noflag(skb, OVS_SAMPLE_ATTR_ACTIONS);
+		if (!inner)
+			goto err_cancel;
+	}
+	err = put_list(skb, list, rem);
+	if (err)
+		goto err_cancel;
+	if (inner)
+		nla_nest_end(skb, inner);
+	nla_nest_end(skb, outer);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, outer);
+	return err;
+}
+
+static int put_list(struct sk_buff *skb, const struct nlattr *list, int len)
+{
+	const struct nlattr *a;
+	int rem, err;
+
+	nla_for_each_attr(a, list, len, rem) {
+		switch (nla_type(a)) {
+		case RSW_ACT_SET_WHOLE:
+			err = put_whole_set(skb, a);
+			break;
+		case OVS_ACTION_ATTR_SAMPLE:
+		case OVS_ACTION_ATTR_CLONE:
+			err = put_nested(skb, a);
+			break;
+		default:
+			err = nla_put(skb, nla_type(a), nla_len(a),
+				      nla_data(a));
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rsw_actions_to_nlattr(struct sk_buff *skb, int attrtype,
+			  const struct rsw_flow_actions *acts)
+{
+	struct nlattr *nest;
+	int err;
+
+	nest = nla_nest_start_noflag(skb, attrtype);
+	if (!nest)
+		return -EMSGSIZE;
+	err = put_list(skb, acts->actions, acts->len);
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return err;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+void rsw_actions_free(struct rsw_flow_actions *acts)
+{
+	kfree(acts);
+}
+
+void rsw_actions_free_rcu(struct rsw_flow_actions *acts)
+{
+	kfree_rcu(acts, rcu);
+}
