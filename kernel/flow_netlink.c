@@ -236,19 +236,74 @@ static int peel_tags(struct attrs *s, struct rsw_flow_key *out,
 	return err < 0 ? err : 0;
 }
 
-/* A mask may name the tunnel only to wildcard all of it. */
+/* Payload lengths of tunnel attributes with a fixed one. */
+static const s8 tun_attr_len[OVS_TUNNEL_KEY_ATTR_MAX + 1] = {
+	[OVS_TUNNEL_KEY_ATTR_ID]		= sizeof(u64),
+	[OVS_TUNNEL_KEY_ATTR_IPV4_SRC]		= sizeof(u32),
+	[OVS_TUNNEL_KEY_ATTR_IPV4_DST]		= sizeof(u32),
+	[OVS_TUNNEL_KEY_ATTR_TOS]		= 1,
+	[OVS_TUNNEL_KEY_ATTR_TTL]		= 1,
+	[OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT]	= 0,
+	[OVS_TUNNEL_KEY_ATTR_CSUM]		= 0,
+	[OVS_TUNNEL_KEY_ATTR_OAM]		= 0,
+	[OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS]	= ANY_LEN,
+	[OVS_TUNNEL_KEY_ATTR_TP_SRC]		= sizeof(u16),
+	[OVS_TUNNEL_KEY_ATTR_TP_DST]		= sizeof(u16),
+	[OVS_TUNNEL_KEY_ATTR_VXLAN_OPTS]	= ANY_LEN,
+	[OVS_TUNNEL_KEY_ATTR_IPV6_SRC]		= sizeof(struct in6_addr),
+	[OVS_TUNNEL_KEY_ATTR_IPV6_DST]		= sizeof(struct in6_addr),
+	[OVS_TUNNEL_KEY_ATTR_PAD]		= ANY_LEN,
+	[OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS]	= ANY_LEN,
+	[OVS_TUNNEL_KEY_ATTR_IPV4_INFO_BRIDGE]	= 0,
+};
+
+/*
+ * A tunnel mask on a key without a tunnel.  Every packet here has zero
+ * tunnel metadata and every key lacks a tunnel, so any tunnel mask selects
+ * exactly the packets no mask would: it is checked for form as the in-tree
+ * datapath checks it (userspace sends one whenever its rules looked at
+ * tunnel fields) and otherwise ignored.  Geneve options must be empty, as
+ * the key has none.
+ */
 static int tunnel_mask_ok(const struct attrs *s, bool log)
 {
+	bool v4 = false, v6 = false;
 	const struct nlattr *nla;
+	int opts = 0;
 	int rem;
 
-	if (s->ones)
-		return refused(log, "tunnel match unsupported");
-	nla_for_each_nested(nla, s->a[OVS_KEY_ATTR_TUNNEL], rem)
-		if (nla_type(nla) > OVS_TUNNEL_KEY_ATTR_MAX || !is_zero(nla))
-			return refused(log, "tunnel match unsupported");
+	nla_for_each_nested(nla, s->a[OVS_KEY_ATTR_TUNNEL], rem) {
+		int type = nla_type(nla);
+
+		if (type > OVS_TUNNEL_KEY_ATTR_MAX ||
+		    (tun_attr_len[type] != ANY_LEN &&
+		     nla_len(nla) != tun_attr_len[type]))
+			return refused(log, "tunnel attribute %d malformed",
+				       type);
+		switch (type) {
+		case OVS_TUNNEL_KEY_ATTR_IPV4_SRC:
+		case OVS_TUNNEL_KEY_ATTR_IPV4_DST:
+		case OVS_TUNNEL_KEY_ATTR_IPV4_INFO_BRIDGE:
+			v4 = true;
+			break;
+		case OVS_TUNNEL_KEY_ATTR_IPV6_SRC:
+		case OVS_TUNNEL_KEY_ATTR_IPV6_DST:
+			v6 = true;
+			break;
+		case OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS:
+			if (nla_len(nla))
+				return refused(log, "tunnel options mask");
+			fallthrough;
+		case OVS_TUNNEL_KEY_ATTR_VXLAN_OPTS:
+		case OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS:
+			opts++;
+			break;
+		}
+	}
 	if (rem)
 		return refused(log, "%d trailing bytes in tunnel", rem);
+	if ((v4 && v6) || opts > 1)
+		return refused(log, "inconsistent tunnel mask");
 	return 0;
 }
 
