@@ -211,7 +211,7 @@ static __sum16 *l4_csum_field(struct sk_buff *skb, u8 proto)
 	return NULL;
 }
 
-static void fix_udp_zero(struct sk_buff *skb, u8 proto, __sum16 *check)
+static void fix_udp_zero(u8 proto, __sum16 *check)
 {
 	if (proto == IPPROTO_UDP && !*check)
 		*check = CSUM_MANGLED_0;
@@ -227,7 +227,7 @@ static void ipv4_readdr(struct sk_buff *skb, struct iphdr *iph,
 		check = l4_csum_field(skb, iph->protocol);
 	if (check) {
 		inet_proto_csum_replace4(check, skb, *field, to, true);
-		fix_udp_zero(skb, iph->protocol, check);
+		fix_udp_zero(iph->protocol, check);
 	}
 	csum_replace4(&iph->check, *field, to);
 	skb_clear_hash(skb);
@@ -243,7 +243,8 @@ static int set_ipv4(struct sk_buff *skb, struct rsw_flow_key *key,
 	__be32 addr;
 	int err;
 
-	if (m->ipv4_src || m->ipv4_dst) {
+	/* Over IPv4 only TCP and UDP checksums cover the addresses. */
+	if ((m->ipv4_src || m->ipv4_dst) && key->ip_proto != IPPROTO_ICMPV6) {
 		l4 = l4_csum_room(skb, key->ip_proto);
 		room = max(room, l4);
 	}
@@ -301,7 +302,7 @@ static bool ipv6_readdr(struct sk_buff *skb, u8 proto, struct in6_addr *addr,
 	if (check) {
 		inet_proto_csum_replace16(check, skb, addr->s6_addr32,
 					  to.s6_addr32, true);
-		fix_udp_zero(skb, proto, check);
+		fix_udp_zero(proto, check);
 	}
 	skb_clear_hash(skb);
 	*addr = to;
@@ -685,8 +686,7 @@ static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
 	if (!(last && k->owned)) {
 		key = slot_get(key);
 		if (unlikely(!key)) {
-			net_warn_ratelimited(KBUILD_MODNAME
-					     ": %s: out of key slots, dropping recirculation %#x\n",
+			net_warn_ratelimited("%s: out of key slots, dropping recirculation %#x\n",
 					     rsw_dp_name(r->dp), recirc_id);
 			kfree_skb(skb);
 			return 0;
@@ -736,8 +736,7 @@ static int run_nested(const struct run *r, struct sk_buff *skb,
 	if ((arg->flags & RSW_ACT_F_CHANGES_KEY) && !inner.owned) {
 		inner.key = slot_get(k->key);
 		if (unlikely(!inner.key)) {
-			net_warn_ratelimited(KBUILD_MODNAME
-					     ": %s: out of key slots, dropping nested actions\n",
+			net_warn_ratelimited("%s: out of key slots, dropping nested actions\n",
 					     rsw_dp_name(r->dp));
 			kfree_skb(skb);
 			return 0;
@@ -839,8 +838,7 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 	int err;
 
 	if (unlikely(++c->depth > NEST_LIMIT)) {
-		net_crit_ratelimited(KBUILD_MODNAME
-				     ": %s: actions nested too deep (recirculation or port loop?), dropping\n",
+		net_crit_ratelimited("%s: actions nested too deep (recirculation or port loop?), dropping\n",
 				     rsw_dp_name(dp));
 		kfree_skb(skb);
 		err = -ENETDOWN;

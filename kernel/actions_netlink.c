@@ -28,8 +28,7 @@
 #define act_refuse(log, fmt, ...)					\
 	do {								\
 		if (log)						\
-			net_warn_ratelimited(KBUILD_MODNAME		\
-					     ": action refused: " fmt "\n", \
+			net_warn_ratelimited("action refused: " fmt "\n", \
 					     ##__VA_ARGS__);		\
 	} while (0)
 
@@ -183,8 +182,8 @@ static int copy_set(struct act_buf *b, const struct nlattr *a,
 		    const struct rsw_flow_key *key, bool masked, bool log)
 {
 	const struct nlattr *ka = nla_data(a);
-	int type, len, err;
 	struct nlattr *out;
+	int type, len, err;
 	u32 start;
 
 	/* Exactly one key attribute, filling the action. */
@@ -432,8 +431,8 @@ int rsw_actions_from_nlattr(const struct nlattr *attr,
 			    const struct rsw_flow_key *key,
 			    struct rsw_flow_actions **acts, bool log)
 {
-	struct act_buf b = {};
 	struct rsw_flow_actions *new;
+	struct act_buf b = {};
 	u32 flags = 0;
 	u32 size;
 	int err;
