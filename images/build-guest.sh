@@ -19,6 +19,7 @@ key=$(hash_inputs "$ROAM_TOP/images/build-guest.sh" "$guestdir/init" "$guestdir/
 	"$(basename "$kdir")" \
 	"$(dpkg-query -W busybox-static gcc libc6-dev | tr '\n' ' ')")
 out=$ROAM_CACHE/guest/$key
+cache_lock guest
 
 if [ -e "$out/.done" ]; then
 	echo "$out"

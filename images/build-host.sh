@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-host.sh FLAVOUR: build the test-host image for the FLAVOUR kernel
+# build-host.sh FLAVOUR|base: build the test-host image for the FLAVOUR kernel
 # (host or debug, see kernel/build-kernel.sh) and print the directory that
 # holds it:
 #   rootfs.img   raw ext4 root filesystem (Debian bookworm, systemd, Open
@@ -13,14 +13,15 @@
 #   base-HASH.tar      mmdebstrap of images/host/packages with the overlay
 #                      and setup.sh applied (machine's own apt sources);
 #   FLAVOUR-HASH/      the tarball plus that kernel's modules, as ext4.
+# "build-host.sh base" builds only the tarball and prints its path.
 # Needs root (mmdebstrap, file ownership in the image); uses no loop mounts.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-flavour=${1:?usage: build-host.sh host|debug}
+flavour=${1:?usage: build-host.sh host|debug|base}
 case "$flavour" in
-host | debug) ;;
-*) die "unknown image flavour '$flavour' (want host or debug)" ;;
+host | debug | base) ;;
+*) die "unknown image flavour '$flavour' (want host, debug or base)" ;;
 esac
 need_root "$@"
 apt_install mmdebstrap e2fsprogs
@@ -58,6 +59,7 @@ base_key=$(hash_inputs base-v1 "$hostdir/packages" "$hostdir/setup.sh" \
 	"${aptopts[@]}")
 base=$cache/base-$base_key.tar
 
+cache_lock image-base
 if [ ! -e "$base" ]; then
 	need_disk "$cache" 4
 	step "bootstrapping the host root filesystem (about 2-3 minutes)"
@@ -77,6 +79,13 @@ if [ ! -e "$base" ]; then
 		--customize-hook='rm -f "$1/tmp/roam-setup.sh"' \
 		bookworm "$base.tmp" "${sources[@]}"
 	mv "$base.tmp" "$base"
+	# superseded tarballs are 500+ MB each
+	find "$cache" -maxdepth 1 -name 'base-*' ! -name "base-$base_key.*" -delete
+fi
+
+if [ "$flavour" = base ]; then
+	echo "$base"
+	exit 0
 fi
 
 # Stage b: the per-flavour ext4 image.
@@ -84,6 +93,7 @@ kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
 release=$(cat "$kdir/release")
 key=$(hash_inputs "$ROAM_TOP/images/build-host.sh" "$base_key" "$(basename "$kdir")")
 out=$cache/$flavour-$key
+cache_lock "image-$flavour"
 
 if [ -e "$out/.done" ]; then
 	echo "$out"
@@ -91,7 +101,8 @@ if [ -e "$out/.done" ]; then
 fi
 
 need_disk "$cache" 6
-rm -rf "$out"
+# superseded images of this flavour (other base or kernel)
+find "$cache" -mindepth 1 -maxdepth 1 -name "$flavour-*" -exec rm -rf {} +
 mkdir -p "$out/root"
 trap 'rm -rf "$out/root"' EXIT
 step "making the $flavour host image ($out)"

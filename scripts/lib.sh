@@ -49,6 +49,22 @@ hash_inputs() {
 	done | sha256sum | cut -c1-16
 }
 
+# cache_lock NAME: take an exclusive lock on $ROAM_CACHE/.lock/NAME, held
+# until the calling script exits, so that concurrent runs (parallel tests)
+# build a cached artefact once instead of racing in the same directory.
+# Take it before looking at the cache; never around a call to another
+# script that takes the same lock.
+cache_lock() {
+	local fd
+
+	mkdir -p "$ROAM_CACHE/.lock"
+	exec {fd}>>"$ROAM_CACHE/.lock/$1"
+	if ! flock -n "$fd"; then
+		step "waiting for another build of $1"
+		flock "$fd"
+	fi
+}
+
 # with_progress LABEL LOG CMD...: run CMD with its output in LOG and print an
 # elapsed-time line every 30 s so that long steps never look hung.  On
 # failure, show the end of the log.

@@ -271,7 +271,8 @@ start_host() {
 console_tail() {
 	{
 		tail -n 20 "$run/host$1.console"
-		cat "$run/host$1.qemu.log"
+		grep -v "TCG doesn't support requested feature" \
+			"$run/host$1.qemu.log" || true
 	} | tr -d '\r' | sed "s/^/    host$1: /" >&2
 }
 
@@ -292,8 +293,8 @@ if [ "$hosts" -eq 2 ]; then
 	start_host 2
 fi
 
-boot_limit=120
-[ "$boot" = fast ] || boot_limit=300
+boot_limit=180
+[ "$boot" = fast ] || boot_limit=400
 [ "$debug" -eq 0 ] || boot_limit=$((boot_limit * 2))
 [ "$boot_limit" -le "$timeout" ] || boot_limit=$timeout
 while :; do
