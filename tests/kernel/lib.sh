@@ -8,8 +8,14 @@
 OURS_KO=$PWD/bin/openvswitch.ko
 INTREE_KO=/lib/modules/$(uname -r)/kernel/net/openvswitch/openvswitch.ko
 
-# What the in-tree module links against must be loaded before insmod.
-INTREE_DEPS=(nf_conntrack nf_nat nf_defrag_ipv6 nf_conncount nsh libcrc32c)
+# load_deps KO: what KO links against, loaded first, as insmod needs.
+load_deps() {
+	local deps
+
+	deps=$(modinfo -F depends "$1") || return 1
+	IFS=, read -ra deps <<<"$deps"
+	[ ${#deps[@]} -eq 0 ] || modprobe -a "${deps[@]}"
+}
 
 # dp_unload: remove whichever openvswitch.ko is loaded.
 dp_unload() {
@@ -21,11 +27,8 @@ dp_unload() {
 dp_load() {
 	dp_unload || return 1
 	case "$1" in
-	ours) insmod "$OURS_KO" ;;
-	in-tree)
-		modprobe -a "${INTREE_DEPS[@]}" 2>/dev/null
-		insmod "$INTREE_KO"
-		;;
+	ours) load_deps "$OURS_KO" && insmod "$OURS_KO" ;;
+	in-tree) load_deps "$INTREE_KO" && insmod "$INTREE_KO" ;;
 	*) echo "dp_load: unknown datapath $1" >&2; return 1 ;;
 	esac
 }
