@@ -69,7 +69,7 @@ port_no() {
 # dp_ports DP: "NAME TYPE" per port of DP, sorted by port number.
 dp_ports() {
 	ovs-dpctl show "$1" |
-		sed -n 's/^  port \([0-9]*\): \([^ ]*\)\( (\(.*\)))\{0,1\}$/\1 \2 \4/p' |
+		sed -nE 's/^  port ([0-9]+): ([^ ]+)( \((.*)\))?$/\1 \2 \4/p' |
 		sort -n | cut -d' ' -f2- | sed 's/ $//'
 }
 
@@ -126,7 +126,9 @@ tcpdump_start() {
 	local n=$1 file=$2
 	shift 2
 
-	nsx "$n" tcpdump -i eth0 -nn -e -l -U "$@" >"$file" 2>"$file.err" &
+	# Not through nsx: $! must be timeout's pid, which relays SIGINT.
+	ip netns exec "ns$n" timeout 120 tcpdump -i eth0 -nn -e -l "$@" \
+		>"$file" 2>"$file.err" &
 	tcpdump_pid=$!
 	wait_for 25 grep -q 'listening on' "$file.err"
 }

@@ -21,6 +21,7 @@
 
 case_cleanup() {
 	tcpdump_stop
+	[ -z "${access_pid:-}" ] || kill -INT "$access_pid"
 	ovs-dpctl del-dp dp0
 	ns_del 1 2
 	rm -f /tmp/vlan.*
@@ -45,13 +46,10 @@ check "add the push_vlan and pop_vlan flows" add_flows dp0 \
 	"$up" 'push_vlan(vid=10,pcp=0),2' "$down" 'pop_vlan,1'
 
 tcpdump_start 2 /tmp/vlan.trunk icmp or vlan
-tcpdump_start_1() {
-	nsx 1 tcpdump -i eth0 -nn -e -l icmp >/tmp/vlan.access \
-		2>/tmp/vlan.access.err &
-	access_pid=$!
-	wait_for 25 grep -q 'listening on' /tmp/vlan.access.err
-}
-tcpdump_start_1
+ip netns exec ns1 timeout 120 tcpdump -i eth0 -nn -e -l icmp \
+	>/tmp/vlan.access 2>/tmp/vlan.access.err &
+access_pid=$!
+wait_for 25 grep -q 'listening on' /tmp/vlan.access.err
 check "ping access -> trunk VLAN 10" nsx 1 "${PING[@]}" 10.0.0.2
 tcpdump_stop
 kill -INT "$access_pid" 2>/dev/null

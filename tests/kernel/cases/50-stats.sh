@@ -27,8 +27,8 @@ case_cleanup() {
 m1=02:00:00:00:00:01 m2=02:00:00:00:00:02
 req="in_port(1),eth(src=$m1,dst=$m2),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=1,tos=0,ttl=64,frag=no),icmp(type=8,code=0)"
 rep="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
-tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6),tcp(dst=5002)'
-tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6),tcp(src=5002)'
+tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,frag=no),tcp(dst=5002)'
+tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp(src=5002)'
 
 # tcp_normal DP: the dump with TCP packet and byte counts dropped (how
 # many ACKs a connection takes is timing), times dropped, sorted.
@@ -75,13 +75,13 @@ stats_run() {
 	tcp_normal dp0 >"/tmp/stats.$dp"
 
 	check "mod-flow --clear the request flow ($dp)" \
-		ovs-dpctl mod-flow --clear dp0 "$req" 2
+		ovs-dpctl --clear mod-flow dp0 "$req" 2
 	check_eq "its stats are zero ($dp)" "0 0" \
 		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes)"
 	check_eq "the reply flow keeps its stats ($dp)" "3 294" \
 		"$(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
 	check "mod-flow --clear the client TCP flow ($dp)" \
-		ovs-dpctl mod-flow --clear dp0 "$tcp12" 2
+		ovs-dpctl --clear mod-flow dp0 "$tcp12" 2
 	check_eq "its tcp flags are cleared ($dp)" "" \
 		"$(flow_field dp0 'dst=5002' flags)"
 	tcp_normal dp0 >>"/tmp/stats.$dp"
