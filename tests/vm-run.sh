@@ -46,6 +46,7 @@ usage() {
 	sed -n '4,/^$/s/^# \{0,1\}//p' "$0" | sed '/^SPDX/d'
 }
 
+args_given=("$@")
 hosts=1 datapath=ours debug=0 boot='' timeout=600
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -94,7 +95,7 @@ fi
 flavour=host
 [ "$debug" -eq 0 ] || flavour=debug
 
-need_root "$@"
+need_root "${args_given[@]}"
 apt_install qemu-system-x86 qemu-utils cloud-image-utils
 need_disk "$ROAM_CACHE" 2
 
@@ -145,8 +146,8 @@ cleanup() {
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'echo >&2; die "interrupted"' INT
-trap 'die "terminated"' TERM
+trap 'printf "\nroam: error: interrupted, hosts killed\n" >&2; exit 130' INT
+trap 'printf "roam: error: terminated, hosts killed\n" >&2; exit 143' TERM
 
 mkdir -p "$share/payload" "$share/shared"
 cp "$ROAM_TOP/tests/vm/runner.sh" "$ROAM_TOP/tests/vm/roam.sh" "$share/"
@@ -293,6 +294,7 @@ if [ "$hosts" -eq 2 ]; then
 	start_host 2
 fi
 
+up=()
 boot_limit=180
 [ "$boot" = fast ] || boot_limit=400
 [ "$debug" -eq 0 ] || boot_limit=$((boot_limit * 2))
@@ -301,6 +303,10 @@ while :; do
 	now=$(date +%s)
 	pending=0
 	for ((i = 1; i <= hosts; i++)); do
+		if [ -z "${up[i]:-}" ] && [ -e "$share/host$i/started" ]; then
+			up[i]=$((now - start))
+			step "host $i up after ${up[i]}s"
+		fi
 		[ ! -e "$share/host$i/status" ] || continue
 		pending=1
 		if ! kill -0 "${qemu_pids[i]}" 2>/dev/null; then
