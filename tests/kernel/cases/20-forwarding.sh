@@ -46,7 +46,7 @@ arp12='in_port(1),eth(),eth_type(0x0806),arp()'
 arp21='in_port(2),eth(),eth_type(0x0806),arp()'
 ip12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2)'
 icmp21="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
-tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp()'
+tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp(),tcp_flags(0/0)'
 
 check "add the ARP flows" add_flows dp0 "$arp12" 2 "$arp21" 1
 check_fails "ICMP still does not cross" nsx 1 "${PING[@]}" -c 1 10.0.0.2

@@ -27,8 +27,8 @@ case_cleanup() {
 m1=02:00:00:00:00:01 m2=02:00:00:00:00:02
 req="in_port(1),eth(src=$m1,dst=$m2),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=1,tos=0,ttl=64,frag=no),icmp(type=8,code=0)"
 rep="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
-tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,frag=no),tcp(dst=5002)'
-tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp(src=5002)'
+tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,frag=no),tcp(dst=5002),tcp_flags(0/0)'
+tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp(src=5002),tcp_flags(0/0)'
 
 # tcp_normal DP: the dump with TCP packet and byte counts dropped (how
 # many ACKs a connection takes is timing), times dropped, sorted.

@@ -18,9 +18,10 @@
 . ./netns.sh
 
 LISTEN=$PWD/bin/upcall-listen
+listen_pid=
 
 case_cleanup() {
-	[ -z "${listen_pid:-}" ] || kill "$listen_pid" 2>/dev/null
+	[ -z "$listen_pid" ] || kill "$listen_pid" 2>/dev/null
 	ovs-dpctl del-dp dp0
 	ns_del 1 2
 	rm -f /tmp/upcall.*
@@ -49,12 +50,14 @@ check "add-dp dp0" ovs-dpctl add-dp dp0
 check "add-if p1 and p2" eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2"
 check_eq "no lookups yet" "hit:0 missed:0 lost:0" "$(lookups dp0)"
 
-check "upcall-listen points p1's upcalls at itself" listen /tmp/upcall.1 p1
+listen /tmp/upcall.1 p1
+check_eq "upcall-listen points p1's upcalls at itself" 0 "$?"
 check_fails "one echo request, no flow: no reply" \
 	nsx 1 ping -n -q -c 1 -W 1 -p c0ffee 10.0.0.2
 wait "$listen_pid"
 rc=$?
 listen_pid=
+sed "s/^/# /" /tmp/upcall.*.err
 check_eq "upcall-listen got its miss" "0" "$rc"
 while read -r want; do
 	check "miss: $want" grep -qxF -- "$want" /tmp/upcall.1
@@ -78,11 +81,13 @@ check_eq "the datapath counted one miss, none lost" \
 	"hit:0 missed:1 lost:0" "$(lookups dp0)"
 check_eq "a miss installs no flow" "" "$(ovs-dpctl dump-flows dp0)"
 
-check "upcall-listen points p2's upcalls at itself" listen /tmp/upcall.2 p2
+listen /tmp/upcall.2 p2
+check_eq "upcall-listen points p2's upcalls at itself" 0 "$?"
 nsx 2 ping -n -q -c 1 -W 1 10.0.0.1 >/dev/null 2>&1
 wait "$listen_pid"
 rc=$?
 listen_pid=
+sed "s/^/# /" /tmp/upcall.*.err
 check_eq "upcall-listen got the ARP miss" "0" "$rc"
 while read -r want; do
 	check "ARP miss: $want" grep -qxF -- "$want" /tmp/upcall.2
