@@ -4,6 +4,8 @@
  * deleting and dumping a datapath's flows.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/openvswitch.h>
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
@@ -18,7 +20,7 @@
 #define flow_err(log, fmt, ...)						\
 	do {								\
 		if (log)						\
-			net_warn_ratelimited("openvswitch: " fmt "\n",	\
+			net_info_ratelimited("flow refused: " fmt "\n",	\
 					     ##__VA_ARGS__);		\
 	} while (0)
 
@@ -309,9 +311,9 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 				   OVS_FLOW_CMD_NEW, ufid_flags);
 		mutex_unlock(&rsw_mutex);
 	} else {
-		/* NLM_F_EXCL shares its value with NLM_F_DUMP, which genl
-		 * would take for a dump, so userspace says NLM_F_CREATE
-		 * where it means "only create"; honour both.
+		/* NLM_F_EXCL is one of the two bits of NLM_F_DUMP, so
+		 * userspace says NLM_F_CREATE where it means "only create";
+		 * honour both, as the in-tree datapath does.
 		 */
 		if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL)) {
 			err = -EEXIST;
