@@ -27,7 +27,8 @@ if [ -e "$out/.done" ]; then
 fi
 
 step "building the nested guest ($out)"
-rm -rf "$out"
+# superseded guests
+find "$ROAM_CACHE/guest" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 mkdir -p "$out/root/bin" "$out/root/sbin"
 gcc -static -O2 -Wall -Wextra -o "$out/roam-traffic" \
 	"$guestdir/roam-traffic.c"

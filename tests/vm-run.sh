@@ -13,6 +13,9 @@
 #                           full: systemd + cloud-init, libvirtd ready
 #                           (default fast for 1 host, full for 2)
 #   --timeout SECONDS       whole-run limit, boot included (default 600)
+#   --guest                 also build the nested test guest
+#                           (images/build-guest.sh) and give it to the
+#                           hosts in $ROAM_GUEST
 #
 # SCRIPT is a file, a directory or a tarball (.tar, .tar.gz, .tgz,
 # .tar.xz).  For a directory or tarball the first ARG names the program in
@@ -31,7 +34,9 @@
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
 # ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
 # ROAM_LINK (2 hosts), ROAM_SHARED (a directory all hosts share) and
-# ROAM_LIB (tests/vm/roam.sh: roam_barrier, roam_put, roam_get).
+# ROAM_LIB (tests/vm/roam.sh: roam_barrier, roam_put, roam_get), and with
+# --guest ROAM_GUEST (a read-only directory: bzImage, initramfs.cpio.gz,
+# roam-traffic).
 #
 # ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
 # building the image; for debugging the harness itself.
@@ -47,7 +52,7 @@ usage() {
 }
 
 args_given=("$@")
-hosts=1 datapath=ours debug=0 boot='' timeout=600
+hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--hosts | --datapath | --boot | --timeout)
@@ -61,6 +66,11 @@ while [ $# -gt 0 ]; do
 		;;
 	--debug-kernel)
 		debug=1
+		shift
+		continue
+		;;
+	--guest)
+		guest=1
 		shift
 		continue
 		;;
@@ -113,6 +123,9 @@ if [ "$datapath" = ours ]; then
 	[ -f "$ko" ] || die "kernel/build-module.sh did not produce $ko"
 fi
 
+guestdir=
+[ "$guest" -eq 0 ] || guestdir=$("$ROAM_TOP/images/build-guest.sh")
+
 # The run directory and the 9p share: runner, helpers, job, module.
 mkdir -p "$ROAM_CACHE/run"
 run=$(mktemp -d "$ROAM_CACHE/run/XXXXXX")
@@ -152,6 +165,11 @@ trap 'printf "roam: error: terminated, hosts killed\n" >&2; exit 143' TERM
 mkdir -p "$share/payload" "$share/shared"
 cp "$ROAM_TOP/tests/vm/runner.sh" "$ROAM_TOP/tests/vm/roam.sh" "$share/"
 [ -z "$ko" ] || cp "$ko" "$share/openvswitch.ko"
+if [ -n "$guestdir" ]; then
+	mkdir "$share/guest"
+	cp "$guestdir/bzImage" "$guestdir/initramfs.cpio.gz" \
+		"$guestdir/roam-traffic" "$share/guest/"
+fi
 if [ -d "$script" ]; then
 	[ $# -ge 1 ] || die "SCRIPT '$script' is a directory: name the program in it to run"
 	cp -a "$script/." "$share/payload/"

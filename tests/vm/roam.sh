@@ -17,6 +17,8 @@
 #   ROAM_PEER        the other host's host-link address
 #   ROAM_SHARED      a directory shared by all hosts of this run (9p)
 #   ROAM_LIB         this file
+#   ROAM_GUEST       with vm-run --guest: the nested guest (bzImage,
+#                    initramfs.cpio.gz, roam-traffic; read-only)
 
 # roam_barrier NAME [TIMEOUT]: wait until every host of the run has reached
 # the barrier NAME (default timeout 600 s).  Each NAME is used once.

@@ -52,6 +52,7 @@ fail() {
 export ROAM_HOSTS ROAM_DATAPATH ROAM_DEBUG_KERNEL
 export ROAM_HOST=roam-host$index ROAM_HOST_INDEX=$index ROAM_BOOT=$boot
 export ROAM_SHARED=$share/shared ROAM_LIB=$share/roam.sh
+[ ! -d "$share/guest" ] || export ROAM_GUEST=$share/guest
 export ROAM_ADDR=192.0.2.$index ROAM_PEER=192.0.2.$((3 - index))
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
