@@ -63,25 +63,25 @@ ns_del() {
 
 # port_no DP NAME: NAME's port number in datapath DP, from ovs-dpctl show.
 port_no() {
-	ovs-dpctl show "$1" | sed -n "s/^  port \([0-9]*\): $2\( (.*)\)\{0,1\}\$/\1/p"
+	ovs-dpctl show "$1" 2>/dev/null | sed -n "s/^  port \([0-9]*\): $2\( (.*)\)\{0,1\}\$/\1/p"
 }
 
 # dp_ports DP: "NAME TYPE" per port of DP, sorted by port number.
 dp_ports() {
-	ovs-dpctl show "$1" |
+	ovs-dpctl show "$1" 2>/dev/null |
 		sed -nE 's/^  port ([0-9]+): ([^ ]+)( \((.*)\))?$/\1 \2 \4/p' |
 		sort -n | cut -d' ' -f2- | sed 's/ $//'
 }
 
 # flows DP: DP's flows with times dropped, one a line, sorted.
 flows() {
-	ovs-dpctl dump-flows "$1" | sed -E 's/, used:[^,]*//' | sort
+	ovs-dpctl dump-flows "$1" 2>/dev/null | sed -E 's/, used:[^,]*//' | sort
 }
 
 # flow_field DP MATCH FIELD: FIELD (packets, bytes, flags) of DP's flow
 # whose match contains MATCH.
 flow_field() {
-	ovs-dpctl dump-flows "$1" | grep -F -- "$2" | head -n 1 |
+	ovs-dpctl dump-flows "$1" 2>/dev/null | grep -F -- "$2" | head -n 1 |
 		sed -nE "s/.*[ ,]$3:([^, ]*).*/\\1/p"
 }
 

@@ -5,7 +5,8 @@
  *   upcall-listen [-n COUNT] [-t SECONDS] PORT...
  *
  * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
- * OVS_VPORT_ATTR_UPCALL_PID) at this program's own Generic Netlink
+ * OVS_VPORT_ATTR_UPCALL_PID; and OVS_DP_ATTR_PER_CPU_PIDS if the datapath
+ * dispatches upcalls per CPU) at this program's own Generic Netlink
  * socket, prints "ready", then prints each OVS_PACKET_CMD_MISS it
  * receives until COUNT (default 1) have arrived.  Exit status: 0 when
  * COUNT misses arrived, 1 on an error, 2 on timeout (default 10 s).
@@ -51,15 +52,29 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Wait for the kernel's answer to the last request; 0 or a positive errno. */
-static int wait_ack(struct nl_sock *sk)
+/* A reply's handler: the message and the caller's context. */
+typedef void (*reply_fn)(const struct nlmsghdr *nlh, void *arg);
+
+/*
+ * Send MSG (consumed) and wait for the kernel's acknowledgement, passing
+ * every other message to ON_REPLY; 0 or a positive errno.
+ */
+static int transact(struct nl_sock *sk, struct nl_msg *msg, reply_fn on_reply,
+		    void *arg)
 {
+	int err;
+
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return EIO;
 	for (;;) {
 		struct sockaddr_nl peer;
 		unsigned char *buf = NULL;
 		struct nlmsghdr *nlh;
-		int len, err = -1;
+		int len;
 
+		err = -1;
 		len = nl_recv(sk, &peer, &buf, NULL);
 		if (len <= 0) {
 			free(buf);
@@ -71,6 +86,8 @@ static int wait_ack(struct nl_sock *sk)
 				const struct nlmsgerr *e = nlmsg_data(nlh);
 
 				err = -e->error;
+			} else if (on_reply) {
+				on_reply(nlh, arg);
 			}
 		}
 		free(buf);
@@ -79,29 +96,95 @@ static int wait_ack(struct nl_sock *sk)
 	}
 }
 
-static int set_upcall_pid(struct nl_sock *sk, int family, const char *port,
-			  uint32_t pid)
+/* A request to FAMILY with the ovs_header for DP_IFINDEX. */
+static struct nl_msg *request(int family, int cmd, int version, int dp_ifindex)
 {
 	struct ovs_header *oh;
 	struct nl_msg *msg;
-	int err;
 
 	msg = nlmsg_alloc();
 	if (!msg)
-		return ENOMEM;
+		die("nlmsg_alloc", ENOMEM);
 	oh = genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, sizeof(*oh),
-			 NLM_F_ACK, OVS_VPORT_CMD_SET, OVS_VPORT_VERSION);
-	if (!oh || nla_put_string(msg, OVS_VPORT_ATTR_NAME, port) ||
-	    nla_put_u32(msg, OVS_VPORT_ATTR_UPCALL_PID, pid)) {
-		nlmsg_free(msg);
-		return EMSGSIZE;
+			 NLM_F_ACK, cmd, version);
+	if (!oh)
+		die("genlmsg_put", EMSGSIZE);
+	oh->dp_ifindex = dp_ifindex;
+	return msg;
+}
+
+static void get_dp_ifindex(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct ovs_header *oh = genlmsg_user_hdr(nlmsg_data(nlh));
+
+	*(int *)arg = oh->dp_ifindex;
+}
+
+static void get_features(const struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[OVS_DP_ATTR_MAX + 1];
+
+	if (genlmsg_parse((struct nlmsghdr *)nlh, sizeof(struct ovs_header),
+			  tb, OVS_DP_ATTR_MAX, NULL) < 0 ||
+	    !tb[OVS_DP_ATTR_USER_FEATURES])
+		return;
+	*(uint32_t *)arg = nla_get_u32(tb[OVS_DP_ATTR_USER_FEATURES]);
+}
+
+/*
+ * Point PORT's upcalls at PID; when PORT's datapath dispatches upcalls
+ * per CPU instead of per vport, point every CPU's upcalls at PID too.
+ */
+static int set_upcall_pid(struct nl_sock *sk, int vport_family, int dp_family,
+			  const char *port, uint32_t pid)
+{
+	uint32_t features = 0;
+	int dp_ifindex = 0;
+	struct nl_msg *msg;
+	int err;
+
+	/* A set is answered by a notification only: ask for the datapath. */
+	msg = request(vport_family, OVS_VPORT_CMD_GET, OVS_VPORT_VERSION, 0);
+	if (nla_put_string(msg, OVS_VPORT_ATTR_NAME, port))
+		die("building OVS_VPORT_CMD_GET", EMSGSIZE);
+	err = transact(sk, msg, get_dp_ifindex, &dp_ifindex);
+	if (err || !dp_ifindex)
+		return err ? err : ENODEV;
+
+	msg = request(vport_family, OVS_VPORT_CMD_SET, OVS_VPORT_VERSION,
+		      dp_ifindex);
+	if (nla_put_string(msg, OVS_VPORT_ATTR_NAME, port) ||
+	    nla_put_u32(msg, OVS_VPORT_ATTR_UPCALL_PID, pid))
+		die("building OVS_VPORT_CMD_SET", EMSGSIZE);
+	err = transact(sk, msg, NULL, NULL);
+	if (err)
+		return err;
+
+	msg = request(dp_family, OVS_DP_CMD_GET, OVS_DATAPATH_VERSION,
+		      dp_ifindex);
+	err = transact(sk, msg, get_features, &features);
+	if (err)
+		return err;
+	fprintf(stderr, "%s: %s: datapath user features 0x%x\n", prog, port,
+		features);
+	if (features & OVS_DP_F_DISPATCH_UPCALL_PER_CPU) {
+		long cpus = sysconf(_SC_NPROCESSORS_CONF);
+		uint32_t pids[1024];
+		long i;
+
+		if (cpus < 1 || cpus > 1024)
+			cpus = 1024;
+		for (i = 0; i < cpus; i++)
+			pids[i] = pid;
+		msg = request(dp_family, OVS_DP_CMD_SET, OVS_DATAPATH_VERSION,
+			      dp_ifindex);
+		if (nla_put_u32(msg, OVS_DP_ATTR_USER_FEATURES, features) ||
+		    nla_put(msg, OVS_DP_ATTR_PER_CPU_PIDS,
+			    (int)(cpus * sizeof(pids[0])), pids))
+			die("building OVS_DP_CMD_SET", EMSGSIZE);
+		err = transact(sk, msg, NULL, NULL);
 	}
-	oh->dp_ifindex = 0;
-	err = nl_send_auto(sk, msg);
-	nlmsg_free(msg);
-	if (err < 0)
-		return EIO;
-	return wait_ack(sk);
+	return err;
 }
 
 static void print_mac(const char *label, const uint8_t *mac)
@@ -249,7 +332,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	int vport_family, packet_family, count = 1, seen = 0, opt, i;
+	int vport_family, packet_family, dp_family, count = 1, seen = 0;
+	int opt, i;
 	long long deadline;
 	long timeout = 10;
 	struct nl_sock *sk;
@@ -278,12 +362,14 @@ int main(int argc, char **argv)
 	nl_socket_set_buffer_size(sk, 1 << 20, 0);
 	vport_family = genl_ctrl_resolve(sk, OVS_VPORT_FAMILY);
 	packet_family = genl_ctrl_resolve(sk, OVS_PACKET_FAMILY);
-	if (vport_family < 0 || packet_family < 0)
-		die("resolving the ovs_vport and ovs_packet families", ENOENT);
+	dp_family = genl_ctrl_resolve(sk, OVS_DATAPATH_FAMILY);
+	if (vport_family < 0 || packet_family < 0 || dp_family < 0)
+		die("resolving the ovs families", ENOENT);
 	pid = nl_socket_get_local_port(sk);
 
 	for (i = optind; i < argc; i++) {
-		int err = set_upcall_pid(sk, vport_family, argv[i], pid);
+		int err = set_upcall_pid(sk, vport_family, dp_family, argv[i],
+					 pid);
 
 		if (err) {
 			fprintf(stderr, "%s: setting %s's upcall pid: %s\n",
