@@ -57,7 +57,7 @@ check_fails "one echo request, no flow: no reply" \
 wait "$listen_pid"
 rc=$?
 listen_pid=
-sed "s/^/# /" /tmp/upcall.*.err
+sed "s/^/# /" /tmp/upcall.1.err
 check_eq "upcall-listen got its miss" "0" "$rc"
 while read -r want; do
 	check "miss: $want" grep -qxF -- "$want" /tmp/upcall.1
@@ -76,7 +76,8 @@ check "miss: the packet's bytes start with the Ethernet and IPv4 headers" \
 	grep -Eq '^packet hex 0200000000020200000000010800450000540*' /tmp/upcall.1
 check "miss: the packet carries ping's payload pattern" \
 	grep -Eq '^packet hex .*(c0ffee){4}' /tmp/upcall.1
-check_eq "miss: nothing but these lines" "9" "$(wc -l </tmp/upcall.1)"
+check_eq "miss: nothing but these lines (and ready)" "10" \
+	"$(wc -l </tmp/upcall.1)"
 check_eq "the datapath counted one miss, none lost" \
 	"hit:0 missed:1 lost:0" "$(lookups dp0)"
 check_eq "a miss installs no flow" "" "$(ovs-dpctl dump-flows dp0)"
@@ -87,7 +88,7 @@ nsx 2 ping -n -q -c 1 -W 1 10.0.0.1 >/dev/null 2>&1
 wait "$listen_pid"
 rc=$?
 listen_pid=
-sed "s/^/# /" /tmp/upcall.*.err
+sed "s/^/# /" /tmp/upcall.2.err
 check_eq "upcall-listen got the ARP miss" "0" "$rc"
 while read -r want; do
 	check "ARP miss: $want" grep -qxF -- "$want" /tmp/upcall.2
