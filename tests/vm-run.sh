@@ -295,6 +295,22 @@ console_tail() {
 	} | tr -d '\r' | sed "s/^/    host$1: /" >&2
 }
 
+# crash_report I: when host I died, print the kernel's report from its
+# console as a TAP comment, so that test logs show why; false if the
+# console has none.
+crash_report() {
+	local first
+
+	first=$(tr -d '\r' <"$run/host$1.console" | grep -n -m1 -E \
+		'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|suspicious RCU usage|rcu.*stall|soft lockup|blocked for more than|Call Trace:' |
+		cut -d: -f1) || true
+	[ -n "$first" ] || return 1
+	[ "$first" -le 5 ] || first=$((first - 5))
+	echo "# kernel log: host$1 crashed:"
+	tr -d '\r' <"$run/host$1.console" | tail -n +"$first" | head -n 60 |
+		sed 's/^/#   /'
+}
+
 start=$(date +%s)
 step "booting $hosts host(s): $flavour kernel, $boot boot, datapath $datapath" \
 	"($(basename "$image"))"
@@ -328,10 +344,10 @@ while :; do
 		[ ! -e "$share/host$i/status" ] || continue
 		pending=1
 		if ! kill -0 "${qemu_pids[i]}" 2>/dev/null; then
-			console_tail "$i"
+			crash_report "$i" || console_tail "$i"
 			[ -e "$share/host$i/started" ] ||
 				die "host $i failed to boot (console above; logs in $ROAM_CACHE/run/last-failure)"
-			die "host $i stopped before the script finished (console above)"
+			die "host $i stopped before the script finished (console above; logs in $ROAM_CACHE/run/last-failure)"
 		fi
 		if [ ! -e "$share/host$i/started" ] &&
 			[ $((now - start)) -ge "$boot_limit" ]; then
