@@ -25,10 +25,10 @@ case_cleanup() {
 }
 
 check "add-dp dp0" ovs-dpctl add-dp dp0
-check_eq "dump-dps lists dp0" "system@dp0" "$(ovs-dpctl dump-dps 2>&1)"
+check_eq "dump-dps lists dp0" "system@dp0" "$(ovs-dpctl dump-dps 2>/dev/null)"
 check_fails "a second add-dp dp0 fails" ovs-dpctl add-dp dp0
 check_eq "the failed add left one datapath" "system@dp0" \
-	"$(ovs-dpctl dump-dps 2>&1)"
+	"$(ovs-dpctl dump-dps 2>/dev/null)"
 check_eq "show: only the local port" "dp0 internal" "$(dp_ports dp0)"
 check_eq "the local port is port 0" "0" "$(port_no dp0 dp0)"
 check "the local port is a netdev" ip link show dev dp0
@@ -52,7 +52,7 @@ check_fails "add-if of a missing device fails" ovs-dpctl add-if dp0 nosuchdev
 
 check "add-dp dp1" ovs-dpctl add-dp dp1
 check_eq "dump-dps lists both" "system@dp0
-system@dp1" "$(ovs-dpctl dump-dps 2>&1 | sort)"
+system@dp1" "$(ovs-dpctl dump-dps 2>/dev/null | sort)"
 check_fails "add-if of another datapath's port fails" ovs-dpctl add-if dp1 p1
 check "del-dp dp1" ovs-dpctl del-dp dp1
 check_fails "dp1's local port is gone" ip link show dev dp1
@@ -72,7 +72,7 @@ check "a new port takes the freed number" ovs-dpctl add-if dp0 i1,type=internal
 check_eq "i1 is port 1" "1" "$(port_no dp0 i1)"
 
 check "del-dp dp0" ovs-dpctl del-dp dp0
-check_eq "no datapath is left" "" "$(ovs-dpctl dump-dps 2>&1)"
+check_eq "no datapath is left" "" "$(ovs-dpctl dump-dps 2>/dev/null)"
 check_fails "dp0's local port is gone" ip link show dev dp0
 check_fails "del-dp of a missing datapath fails" ovs-dpctl del-dp dp0
 check_fails "show of a missing datapath fails" ovs-dpctl show dp0
