@@ -4,8 +4,11 @@
 # full-host.sh: runs inside a test host booted in full mode and checks, as
 # TAP, what the image promises: the cloud-init identity, Open vSwitch not
 # started at boot but startable, libvirtd on TCP without auth.
-#   tests/vm-run.sh --boot full [--datapath in-tree] tests/harness/full-host.sh
+# With two hosts, virsh talks to the other host's libvirtd over the link.
+#   tests/vm-run.sh --boot full [--hosts 2] [--datapath in-tree] tests/harness/full-host.sh
 set -uo pipefail
+# shellcheck source=SCRIPTDIR/../vm/roam.sh
+. "$ROAM_LIB"
 
 n=0 failed=0
 check() {
@@ -30,8 +33,14 @@ check "openvswitch-switch did not start at boot" \
 	test "$(systemctl is-active openvswitch-switch ovs-vswitchd ovsdb-server | sort -u)" = inactive
 check "libvirtd listens on TCP 16509" \
 	bash -c "ss -Hltn 'sport = :16509' | grep -q LISTEN"
-check "virsh over TCP without auth" \
-	virsh -c "qemu+tcp://$ROAM_HOST/system" version
+target=localhost
+if [ "$ROAM_HOSTS" -eq 2 ]; then
+	target=roam-host$((3 - ROAM_HOST_INDEX))
+	roam_barrier libvirt-up 300
+fi
+check "virsh over TCP without auth to $target" \
+	virsh -c "qemu+tcp://$target/system" version
+[ "$ROAM_HOSTS" -eq 1 ] || roam_barrier virsh-done 300
 check "systemctl start openvswitch-switch" \
 	systemctl start openvswitch-switch
 check "ovs-vsctl add-br br0 on the $ROAM_DATAPATH datapath" \
