@@ -39,23 +39,25 @@ tcp_normal() {
 # stats_run DP: the same flows and traffic on the loaded datapath, checks
 # tagged with DP; the final normalised dump goes to /tmp/stats.DP.
 stats_run() {
-	local dp=$1 nc_pid
+	local dp=$1 nc_pid d
 
 	check "add-dp dp0 ($dp)" ovs-dpctl add-dp dp0
 	check "add-if p1 and p2 ($dp)" \
 		eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2"
 	check "add the ICMP and TCP flows ($dp)" add_flows dp0 \
 		"$req" 2 "$rep" 1 "$tcp12" 2 "$tcp21" 1
+	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check_eq "fresh flows have no stats ($dp)" "0 0 0 0" \
-		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes) $(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes) $(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
 
 	check "3 pings ($dp)" nsx 1 "${PING[@]}" -c 3 10.0.0.2
+	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check_eq "the request flow counted packets:3 bytes:294 ($dp)" "3 294" \
-		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes)"
+		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes)"
 	check_eq "the reply flow counted packets:3 bytes:294 ($dp)" "3 294" \
-		"$(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+		"$(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
 	check_eq "ICMP flows carry no tcp flags ($dp)" "" \
-		"$(flow_field dp0 'type=8' flags)"
+		"$(dump_field "$d" 'type=8' flags)"
 
 	nsx 2 timeout 20 nc -l 5002 >/dev/null &
 	nc_pid=$!
@@ -64,26 +66,29 @@ stats_run() {
 		"echo hello | nsx 1 timeout 20 nc -N -w 5 10.0.0.2 5002"
 	wait "$nc_pid"
 	sleep 0.5
+	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check "the client flow saw SYN ($dp)" \
-		grep -q S <<<"$(flow_field dp0 'dst=5002' flags)"
+		grep -q S <<<"$(dump_field "$d" 'dst=5002' flags)"
 	check "the client flow saw FIN ($dp)" \
-		grep -q F <<<"$(flow_field dp0 'dst=5002' flags)"
+		grep -q F <<<"$(dump_field "$d" 'dst=5002' flags)"
 	check "the client flow saw PSH and ACK ($dp)" \
-		grep -q 'P.*\.\|\..*P' <<<"$(flow_field dp0 'dst=5002' flags)"
+		grep -q 'P.*\.\|\..*P' <<<"$(dump_field "$d" 'dst=5002' flags)"
 	check "the server flow saw SYN-ACK and FIN ($dp)" \
-		grep -q 'S.*F\|F.*S' <<<"$(flow_field dp0 'src=5002' flags)"
+		grep -q 'S.*F\|F.*S' <<<"$(dump_field "$d" 'src=5002' flags)"
 	tcp_normal dp0 >"/tmp/stats.$dp"
 
 	check "mod-flow --clear the request flow ($dp)" \
 		ovs-dpctl --clear mod-flow dp0 "$req" 2
+	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check_eq "its stats are zero ($dp)" "0 0" \
-		"$(flow_field dp0 'type=8' packets) $(flow_field dp0 'type=8' bytes)"
+		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes)"
 	check_eq "the reply flow keeps its stats ($dp)" "3 294" \
-		"$(flow_field dp0 'type=0' packets) $(flow_field dp0 'type=0' bytes)"
+		"$(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
 	check "mod-flow --clear the client TCP flow ($dp)" \
 		ovs-dpctl --clear mod-flow dp0 "$tcp12" 2
+	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check_eq "its tcp flags are cleared ($dp)" "" \
-		"$(flow_field dp0 'dst=5002' flags)"
+		"$(dump_field "$d" 'dst=5002' flags)"
 	tcp_normal dp0 >>"/tmp/stats.$dp"
 	check "del-dp dp0 ($dp)" ovs-dpctl del-dp dp0
 }
