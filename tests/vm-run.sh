@@ -134,7 +134,7 @@ qemu_pids=() stream_pids=()
 
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 cleanup() {
-	local rc=$? pid i
+	local rc=$? pid i f
 
 	trap - EXIT INT TERM
 	for pid in "${qemu_pids[@]}"; do
@@ -150,7 +150,9 @@ cleanup() {
 		rm -rf "$ROAM_CACHE/run/last-failure" "$share/payload" \
 			"$run/link.sock"
 		for ((i = 1; i <= hosts; i++)); do
-			mv "$share/host$i"/* "$run/" 2>/dev/null || true
+			for f in "$share/host$i"/*; do
+				[ ! -e "$f" ] || mv "$f" "$run/host$i.${f##*/}"
+			done
 		done
 		rm -rf "$share"
 		mv -T "$run" "$ROAM_CACHE/run/last-failure" 2>/dev/null || true
