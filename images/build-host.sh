@@ -35,16 +35,21 @@ mkdir -p "$cache"
 sources=()
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 	/etc/apt/sources.list.d/*.sources; do
-	[ -s "$f" ] && sources+=("$f")
+	if [ -s "$f" ]; then
+		sources+=("$f")
+	fi
 done
 [ ${#sources[@]} -gt 0 ] || die "no apt sources configured on this machine"
-# Snapshot mirrors need their Release files accepted after expiry; follow
-# the machine's own setting.
+# The machine's own settings for reaching them: a proxy, or accepting a
+# snapshot mirror's expired Release files.
 aptopts=()
-valid_until=$(apt-config dump Acquire::Check-Valid-Until |
-	sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')
-[ -z "$valid_until" ] ||
-	aptopts+=("--aptopt=Acquire::Check-Valid-Until \"$valid_until\"")
+for opt in Acquire::Check-Valid-Until Acquire::http::Proxy \
+	Acquire::https::Proxy; do
+	val=$(apt-config dump "$opt" | sed -n "s/^$opt \"\(.*\)\";\$/\1/p")
+	if [ -n "$val" ]; then
+		aptopts+=("--aptopt=$opt \"$val\"")
+	fi
+done
 
 # Stage a: the base root filesystem tarball.
 mapfile -t packages < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
