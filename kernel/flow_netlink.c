@@ -308,6 +308,33 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 }
 
 /*
+ * Conntrack fields.  Without conntrack every packet's state is all zero, and
+ * rsw_key_to_nlattrs() says so in upcall keys as the in-tree module does;
+ * userspace hands such keys back unchanged, so all-zero values are
+ * accepted (they match every packet) while any real conntrack match is
+ * refused, which is how ovs-vswitchd's probes learn it is unsupported.
+ */
+static int apply_conntrack(const struct attrs *s, u64 *used, bool log)
+{
+	static const int types[] = {
+		OVS_KEY_ATTR_CT_STATE, OVS_KEY_ATTR_CT_ZONE,
+		OVS_KEY_ATTR_CT_MARK, OVS_KEY_ATTR_CT_LABELS,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		const struct nlattr *a = s->a[types[i]];
+
+		if (!has(s, types[i]))
+			continue;
+		if (memchr_inv(nla_data(a), 0, nla_len(a)))
+			return refused(log, "conntrack match unsupported");
+		*used |= BIT_ULL(types[i]);
+	}
+	return 0;
+}
+
+/*
  * Metadata: what does not come from the packet's bytes.  @used collects
  * the types consumed.
  */
@@ -347,7 +374,7 @@ static int apply_metadata(const struct attrs *s, struct rsw_flow_key *out,
 	*used |= BIT_ULL(OVS_KEY_ATTR_DP_HASH) | BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
 		 BIT_ULL(OVS_KEY_ATTR_PRIORITY) | BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
 		 BIT_ULL(OVS_KEY_ATTR_IN_PORT) | BIT_ULL(OVS_KEY_ATTR_TUNNEL);
-	return 0;
+	return apply_conntrack(s, used, log);
 }
 
 /* Ethernet addresses and the type after the tags. */

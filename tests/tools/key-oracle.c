@@ -716,6 +716,14 @@ static void key_ct_state(struct nl_msg *msg)
 	put_eth(msg);
 }
 
+static void key_ct_state_new(struct nl_msg *msg)
+{
+	put_metadata_key(msg);
+	put_u32(msg, OVS_KEY_ATTR_CT_STATE,
+		OVS_CS_F_TRACKED | OVS_CS_F_NEW);
+	put_eth(msg);
+}
+
 static void key_eth_twice(struct nl_msg *msg)
 {
 	put_metadata_key(msg);
@@ -831,6 +839,7 @@ static const struct flow_case flow_cases[] = {
 	{ "ipv4-later-fragment", key_ipv4_later_fragment, NULL },
 	{ "ipv4-bad-frag-type", key_ipv4_bad_frag_type, NULL },
 	{ "ct-state", key_ct_state, NULL },
+	{ "ct-state-new", key_ct_state_new, NULL },
 	{ "eth-twice", key_eth_twice, NULL },
 	{ "ethertype-four-bytes", key_ethertype_four_bytes, NULL },
 	{ "ethertype-below-0x600", key_ethertype_below_0x600, NULL },
