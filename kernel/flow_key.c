@@ -526,7 +526,8 @@ int rsw_flow_key_extract(struct sk_buff *skb, u32 in_port,
 	key->in_port = in_port;
 	key->priority = skb->priority;
 	key->skb_mark = skb->mark;
-	key->pad0 = 0;
+	key->ct_state = 0;
+	memset(key->pad0, 0, sizeof(key->pad0));
 	return parse_packet(skb, key);
 }
 

@@ -34,7 +34,12 @@ struct rsw_flow_key {
 	u32 in_port;		/* OVS_KEY_ATTR_IN_PORT, datapath port number */
 	u32 priority;		/* OVS_KEY_ATTR_PRIORITY, skb->priority */
 	u32 skb_mark;		/* OVS_KEY_ATTR_SKB_MARK, skb->mark */
-	u32 pad0;
+	/* Conntrack state: always 0 (untracked) in packets, as this datapath
+	 * has no conntrack; kept so a mask can match "untracked" exactly as
+	 * userspace wrote it.
+	 */
+	u8 ct_state;		/* OVS_KEY_ATTR_CT_STATE, OVS_CS_F_* */
+	u8 pad0[3];
 
 	/* L2.  @eth_type is the innermost Ethernet type after the VLAN tags,
 	 * or htons(ETH_P_802_2) for an 802.2/802.3 frame without SNAP.

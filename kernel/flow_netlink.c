@@ -308,13 +308,15 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 }
 
 /*
- * Conntrack fields.  Without conntrack every packet's state is all zero, and
- * rsw_key_to_nlattrs() says so in upcall keys as the in-tree module does;
- * userspace hands such keys back unchanged, so all-zero values are
- * accepted (they match every packet) while any real conntrack match is
- * refused, which is how ovs-vswitchd's probes learn it is unsupported.
+ * Conntrack fields.  Without conntrack every packet is untracked: state,
+ * zone, mark and labels all zero, and rsw_key_to_nlattrs() says so in
+ * upcall keys as the in-tree module does.  Userspace hands such keys back
+ * unchanged, so zero values are accepted, and a state mask is kept so that
+ * "untracked" is matched as written; any other conntrack match is refused,
+ * which is how ovs-vswitchd's probes learn it is unsupported.
  */
-static int apply_conntrack(const struct attrs *s, u64 *used, bool log)
+static int apply_conntrack(const struct attrs *s, struct rsw_flow_key *out,
+			   u64 *used, bool log)
 {
 	static const int types[] = {
 		OVS_KEY_ATTR_CT_STATE, OVS_KEY_ATTR_CT_ZONE,
@@ -327,9 +329,13 @@ static int apply_conntrack(const struct attrs *s, u64 *used, bool log)
 
 		if (!has(s, types[i]))
 			continue;
+		*used |= BIT_ULL(types[i]);
+		if (s->is_mask && types[i] == OVS_KEY_ATTR_CT_STATE) {
+			out->ct_state = val_u32(s, types[i]);
+			continue;
+		}
 		if (memchr_inv(nla_data(a), 0, nla_len(a)))
 			return refused(log, "conntrack match unsupported");
-		*used |= BIT_ULL(types[i]);
 	}
 	return 0;
 }
@@ -374,7 +380,7 @@ static int apply_metadata(const struct attrs *s, struct rsw_flow_key *out,
 	*used |= BIT_ULL(OVS_KEY_ATTR_DP_HASH) | BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
 		 BIT_ULL(OVS_KEY_ATTR_PRIORITY) | BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
 		 BIT_ULL(OVS_KEY_ATTR_IN_PORT) | BIT_ULL(OVS_KEY_ATTR_TUNNEL);
-	return apply_conntrack(s, used, log);
+	return apply_conntrack(s, out, used, log);
 }
 
 /* Ethernet addresses and the type after the tags. */
@@ -775,9 +781,9 @@ static int put_metadata(const struct emit *e)
 	/*
 	 * The in-tree module of this kernel puts conntrack fields in every
 	 * key, those its conntrack configuration has; ours are always zero
-	 * (untracked, zone 0, no mark or labels).
+	 * (untracked, zone 0, no mark or labels) but for a state mask.
 	 */
-	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, 0))
+	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, out->ct_state))
 		return -EMSGSIZE;
 	if (IS_ENABLED(CONFIG_NF_CONNTRACK_ZONES) &&
 	    nla_put_u16(e->skb, OVS_KEY_ATTR_CT_ZONE, 0))
