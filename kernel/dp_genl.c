@@ -255,7 +255,13 @@ err_unlock:
 	return err;
 }
 
-static int dp_cmd_set(struct sk_buff *skb, struct genl_info *info)
+/*
+ * GET and SET: find the datapath the request names, apply its settings if
+ * @apply, and build the reply, all under rsw_mutex so the reply shows
+ * exactly the state the request left.
+ */
+static struct sk_buff *dp_locked_reply(struct genl_info *info, u8 cmd,
+				       bool apply)
 {
 	struct rsw_datapath *dp;
 	struct sk_buff *reply;
@@ -263,48 +269,38 @@ static int dp_cmd_set(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&rsw_mutex);
 	dp = dp_from_request(info);
-	err = PTR_ERR_OR_ZERO(dp);
-	if (err)
-		goto err_unlock;
-	err = dp_apply_settings(dp, info->attrs);
-	if (err)
-		goto err_unlock;
-	reply = dp_build_reply(dp, info, OVS_DP_CMD_SET);
-	err = PTR_ERR_OR_ZERO(reply);
-	if (err)
-		goto err_unlock;
+	reply = ERR_CAST(dp);
+	if (IS_ERR(dp))
+		goto out_unlock;
+	if (apply) {
+		err = dp_apply_settings(dp, info->attrs);
+		reply = ERR_PTR(err);
+		if (err)
+			goto out_unlock;
+	}
+	reply = dp_build_reply(dp, info, cmd);
+out_unlock:
 	mutex_unlock(&rsw_mutex);
+	return reply;
+}
 
+static int dp_cmd_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *reply = dp_locked_reply(info, OVS_DP_CMD_SET, true);
+
+	if (IS_ERR(reply))
+		return PTR_ERR(reply);
 	rsw_genl_notify(&rsw_dp_family, reply, info);
 	return 0;
-
-err_unlock:
-	mutex_unlock(&rsw_mutex);
-	return err;
 }
 
 static int dp_cmd_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rsw_datapath *dp;
-	struct sk_buff *reply;
-	int err;
+	struct sk_buff *reply = dp_locked_reply(info, OVS_DP_CMD_GET, false);
 
-	mutex_lock(&rsw_mutex);
-	dp = dp_from_request(info);
-	err = PTR_ERR_OR_ZERO(dp);
-	if (err)
-		goto err_unlock;
-	reply = dp_build_reply(dp, info, OVS_DP_CMD_GET);
-	err = PTR_ERR_OR_ZERO(reply);
-	if (err)
-		goto err_unlock;
-	mutex_unlock(&rsw_mutex);
-
+	if (IS_ERR(reply))
+		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
-
-err_unlock:
-	mutex_unlock(&rsw_mutex);
-	return err;
 }
 
 /* cb->args[0]: how many datapaths earlier messages already carried. */

@@ -366,6 +366,24 @@ static struct rsw_flow *find_named(struct rsw_datapath *dp,
 	return rsw_flow_table_find_exact(&dp->table, key, NULL);
 }
 
+/*
+ * The name a GET or DEL request gives a flow: a UFID, a key (parsed as a
+ * match on every field it names, since these requests carry no mask), or
+ * both; neither is left for the caller to judge.
+ */
+static int parse_flow_name(struct nlattr **a, bool log, struct rsw_flow_id *id,
+			   struct rsw_flow_key *key)
+{
+	struct rsw_flow_key mask;
+	int err;
+
+	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], id, log);
+	if (err || !a[OVS_FLOW_ATTR_KEY])
+		return err;
+	return rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, key, &mask,
+				    log);
+}
+
 static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rsw_flow_actions *acts = NULL, *old_acts = NULL;
@@ -471,7 +489,7 @@ static int flow_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct nlattr **a = info->attrs;
 	bool log = !a[OVS_FLOW_ATTR_PROBE];
-	struct rsw_flow_key key, mask;
+	struct rsw_flow_key key;
 	struct rsw_datapath *dp;
 	struct rsw_flow_id id;
 	struct sk_buff *reply;
@@ -480,15 +498,10 @@ static int flow_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
-	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], &id, log);
+	err = parse_flow_name(a, log, &id, &key);
 	if (err)
 		return err;
-	if (a[OVS_FLOW_ATTR_KEY]) {
-		err = rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, &key,
-					   &mask, log);
-		if (err)
-			return err;
-	} else if (!id.len) {
+	if (!a[OVS_FLOW_ATTR_KEY] && !id.len) {
 		flow_err(log, "flow get needs a key or a UFID");
 		return -EINVAL;
 	}
@@ -528,7 +541,7 @@ static int flow_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct nlattr **a = info->attrs;
 	bool log = !a[OVS_FLOW_ATTR_PROBE];
-	struct rsw_flow_key key, mask;
+	struct rsw_flow_key key;
 	struct rsw_datapath *dp;
 	struct rsw_flow_id id;
 	struct sk_buff *reply;
@@ -537,15 +550,9 @@ static int flow_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
-	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], &id, log);
+	err = parse_flow_name(a, log, &id, &key);
 	if (err)
 		return err;
-	if (a[OVS_FLOW_ATTR_KEY]) {
-		err = rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, &key,
-					   &mask, log);
-		if (err)
-			return err;
-	}
 
 	mutex_lock(&rsw_mutex);
 	dp = rsw_dp_lookup(net, ovs_header->dp_ifindex);
