@@ -11,10 +11,15 @@
  *
  * Recursion: recirculation and output to a port whose transmit re-enters
  * the datapath (an internal port looped back) nest calls to
- * rsw_actions_execute() on this CPU's stack.  There is no deferred-action
- * queue: nesting beyond NEST_LIMIT drops the packet, which bounds stack use
- * at the cost of refusing recirculation chains deeper than that.  Key
- * copies that sample, clone and recirc need come from a small per-CPU
+ * rsw_actions_execute() on this CPU's stack, at most NEST_LIMIT deep; a
+ * packet that would go deeper is dropped, which bounds stack use and
+ * breaks port loops.  Recirculation does not count against that limit
+ * once the nesting passes DEFER_DEPTH: the packet and its key wait in a
+ * small per-CPU queue until the outermost execution has finished its own
+ * list, then run from there.  So a chain of recirculations as long as
+ * userspace likes costs bounded stack, as on the in-tree datapath; only a
+ * single execution spawning more than DEFER_SLOTS of them loses the rest.
+ * Key copies that sample, clone and recirc need come from a small per-CPU
  * pool rather than the stack; when it runs dry the copy is dropped.
  */
 
@@ -46,13 +51,32 @@
 
 /* Nested rsw_actions_execute() calls allowed on one CPU. */
 #define NEST_LIMIT 5
+/* Nesting beyond which a recirculation waits in the queue instead. */
+#define DEFER_DEPTH (NEST_LIMIT - 2)
+/* Recirculations one outermost execution may queue. */
+#define DEFER_SLOTS 10
 /* Flow key copies alive at once on one CPU. */
 #define KEY_SLOTS 8
 
+/* A recirculation waiting for the stack to unwind. */
+struct deferred {
+	struct sk_buff *skb;
+	struct rsw_flow_key key;	/* recirc_id already set */
+};
+
+/*
+ * Per-CPU execution state.  Only the packet path and packet EXECUTE touch
+ * it, with bottom halves disabled, so nothing else runs on this CPU
+ * between a reader and a writer of these fields.
+ */
 struct exec_cpu {
 	unsigned int depth;		/* rsw_actions_execute() nesting */
 	unsigned int slots_used;	/* @slots in use, as a stack */
+	/* @deferred[head..tail) are waiting; both reset once it drains. */
+	unsigned int deferred_head;
+	unsigned int deferred_tail;
 	struct rsw_flow_key slots[KEY_SLOTS];
+	struct deferred deferred[DEFER_SLOTS];
 };
 
 static struct exec_cpu __percpu *exec_cpu;
@@ -60,7 +84,6 @@ static struct exec_cpu __percpu *exec_cpu;
 /* What a whole execution shares. */
 struct run {
 	struct rsw_datapath *dp;
-	const struct rsw_flow_actions *acts;	/* for userspace(actions) */
 };
 
 /* The key a list runs with. */
@@ -109,10 +132,14 @@ static void output(const struct run *r, struct sk_buff *skb, u32 port_no)
 	rsw_vport_send(vport, skb, RSW_CB(skb)->mru);
 }
 
-/* Does not consume @skb; a failed upcall is counted as lost by rsw_upcall. */
+/*
+ * Does not consume @skb; a failed upcall is counted as lost by rsw_upcall.
+ * @list and @len are the action list @attr sits in.
+ */
 static void to_userspace(const struct run *r, struct sk_buff *skb,
 			 const struct rsw_flow_key *key,
-			 const struct nlattr *attr)
+			 const struct nlattr *attr,
+			 const struct nlattr *list, int len)
 {
 	struct rsw_upcall_info info = {
 		.cmd = OVS_PACKET_CMD_ACTION,
@@ -130,7 +157,8 @@ static void to_userspace(const struct run *r, struct sk_buff *skb,
 			info.userdata = a;
 			break;
 		case OVS_USERSPACE_ATTR_ACTIONS:
-			info.actions = r->acts;
+			info.actions = list;
+			info.actions_len = len;
 			break;
 		}
 	}
@@ -659,12 +687,52 @@ static void do_hash(struct sk_buff *skb, struct rsw_flow_key *key,
 }
 
 /*
- * Recirculate: look the packet up again under @recirc_id.  Consumes @skb
- * only when @last; otherwise a clone goes round.
+ * Queue @skb to be looked up again under a copy of @key with @recirc_id;
+ * consumes @skb.
+ */
+static void defer_recirc(const struct run *r, struct exec_cpu *c,
+			 struct sk_buff *skb, const struct rsw_flow_key *key,
+			 u32 recirc_id)
+{
+	struct deferred *d;
+
+	if (unlikely(c->deferred_tail == DEFER_SLOTS)) {
+		net_warn_ratelimited("%s: recirculation queue full, dropping recirculation %#x\n",
+				     rsw_dp_name(r->dp), recirc_id);
+		kfree_skb(skb);
+		return;
+	}
+	d = &c->deferred[c->deferred_tail++];
+	d->skb = skb;
+	d->key = *key;
+	d->key.recirc_id = recirc_id;
+}
+
+/*
+ * Run the queued recirculations, from the outermost execution only.  An
+ * entry stays in place while it runs, so the key it hands down remains
+ * valid as later entries are queued behind it.
+ */
+static void run_deferred(struct exec_cpu *c)
+{
+	while (c->deferred_head < c->deferred_tail) {
+		struct deferred *d = &c->deferred[c->deferred_head++];
+
+		rsw_dp_process_packet(d->skb, &d->key);
+	}
+	c->deferred_head = 0;
+	c->deferred_tail = 0;
+}
+
+/*
+ * Recirculate: look the packet up again under @recirc_id, now or, deep in
+ * a nest of executions, once the outermost is done.  Consumes @skb only
+ * when @last; otherwise a clone goes round.
  */
 static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
 		  u32 recirc_id, bool last)
 {
+	struct exec_cpu *c = this_cpu_ptr(exec_cpu);
 	struct rsw_flow_key *key = k->key;
 	int err;
 
@@ -682,6 +750,10 @@ static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
 		skb = skb_clone(skb, GFP_ATOMIC);
 		if (!skb)
 			return 0;	/* out of memory: skip, like a drop */
+	}
+	if (c->depth > DEFER_DEPTH) {
+		defer_recirc(r, c, skb, key, recirc_id);
+		return 0;
 	}
 	if (!(last && k->owned)) {
 		key = slot_get(key);
@@ -775,7 +847,7 @@ static int run_list(const struct run *r, struct sk_buff *skb,
 			break;
 
 		case OVS_ACTION_ATTR_USERSPACE:
-			to_userspace(r, skb, k->key, a);
+			to_userspace(r, skb, k->key, a, list, len);
 			RSW_CB(skb)->cutlen = 0;
 			break;
 
@@ -834,7 +906,7 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 {
 	struct exec_cpu *c = this_cpu_ptr(exec_cpu);
 	struct act_key k = { .key = key, .owned = true };
-	struct run r = { .dp = dp, .acts = acts };
+	struct run r = { .dp = dp };
 	int err;
 
 	if (unlikely(++c->depth > NEST_LIMIT)) {
@@ -845,6 +917,8 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 	} else {
 		RSW_CB(skb)->acts_origlen = acts->orig_len;
 		err = run_list(&r, skb, &k, acts->actions, acts->len);
+		if (c->depth == 1)
+			run_deferred(c);
 	}
 	c->depth--;
 	return err;

@@ -46,6 +46,9 @@ int rsw_actions_from_nlattr(const struct nlattr *attr,
 /* Emit @acts as userspace sent it, nested in @attrtype. */
 int rsw_actions_to_nlattr(struct sk_buff *skb, int attrtype,
 			  const struct rsw_flow_actions *acts);
+/* The same for part of one: @len bytes at @list, inside @acts->actions. */
+int rsw_actions_list_to_nlattr(struct sk_buff *skb, int attrtype,
+			       const struct nlattr *list, int len);
 
 void rsw_actions_free(struct rsw_flow_actions *acts);
 /* Free after a grace period, for lists readers may still be running. */
@@ -61,7 +64,8 @@ void rsw_actions_free_rcu(struct rsw_flow_actions *acts);
  *
  * Packet path: no allocation except for copies that output, clone and
  * sample need and for upcalls.  Recirculation re-enters
- * rsw_dp_process_packet() with a depth limit.
+ * rsw_dp_process_packet(), directly or, deep in nested executions, from
+ * the outermost one once its list is done.
  */
 int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 			const struct rsw_flow_actions *acts,

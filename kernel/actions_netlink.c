@@ -543,13 +543,20 @@ static int put_list(struct sk_buff *skb, const struct nlattr *list, int len)
 int rsw_actions_to_nlattr(struct sk_buff *skb, int attrtype,
 			  const struct rsw_flow_actions *acts)
 {
+	return rsw_actions_list_to_nlattr(skb, attrtype, acts->actions,
+					  acts->len);
+}
+
+int rsw_actions_list_to_nlattr(struct sk_buff *skb, int attrtype,
+			       const struct nlattr *list, int len)
+{
 	struct nlattr *nest;
 	int err;
 
 	nest = nla_nest_start_noflag(skb, attrtype);
 	if (!nest)
 		return -EMSGSIZE;
-	err = put_list(skb, acts->actions, acts->len);
+	err = put_list(skb, list, len);
 	if (err) {
 		nla_nest_cancel(skb, nest);
 		return err;

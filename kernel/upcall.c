@@ -39,7 +39,8 @@ static size_t upcall_size(const struct rsw_upcall_info *info,
 	if (info->userdata)
 		size += nla_total_size(nla_len(info->userdata));
 	if (info->actions)
-		size += nla_total_size(info->actions->orig_len);
+		/* The internal form is never shorter than userspace's. */
+		size += nla_total_size(info->actions_len);
 	if (info->mru)
 		size += nla_total_size(sizeof(u16));
 	return size;
@@ -129,8 +130,9 @@ static int queue_one(struct rsw_datapath *dp, struct sk_buff *skb,
 		unsigned char *mark = skb_tail_pointer(msg);
 
 		/* Only informative: a list that does not fit is left out. */
-		if (rsw_actions_to_nlattr(msg, OVS_PACKET_ATTR_ACTIONS,
-					  info->actions))
+		if (rsw_actions_list_to_nlattr(msg, OVS_PACKET_ATTR_ACTIONS,
+					       info->actions,
+					       info->actions_len))
 			nlmsg_trim(msg, mark);
 	}
 

@@ -10,15 +10,18 @@
 #include "flow_key.h"
 
 struct rsw_datapath;
-struct rsw_flow_actions;
 
 struct rsw_upcall_info {
 	u8 cmd;				/* OVS_PACKET_CMD_MISS or _ACTION */
 	u32 portid;			/* netlink PID to deliver to */
 	u16 mru;			/* OVS_PACKET_ATTR_MRU if non-zero */
 	const struct nlattr *userdata;	/* OVS_USERSPACE_ATTR_USERDATA */
-	/* With OVS_USERSPACE_ATTR_ACTIONS: the flow's actions to include. */
-	const struct rsw_flow_actions *actions;
+	/* With OVS_USERSPACE_ATTR_ACTIONS: the action list the userspace
+	 * action belongs to (the flow's, or a sample's or clone's nested
+	 * one), in internal form, to include.
+	 */
+	const struct nlattr *actions;
+	int actions_len;
 };
 
 /**
