@@ -6,8 +6,8 @@
 # veth pair, "eth0", with a fixed MAC and address; the other end, "pN",
 # stays in the host's namespace where it can become a datapath port.
 #
-#   ns1: eth0 02:00:00:00:00:01 10.0.0.1/24  <-veth->  p1 (host)
-#   ns2: eth0 02:00:00:00:00:02 10.0.0.2/24  <-veth->  p2 (host)
+#   ns1: eth0 02:00:00:00:00:01 198.51.100.1/24  <-veth->  p1 (host)
+#   ns2: eth0 02:00:00:00:00:02 198.51.100.2/24  <-veth->  p2 (host)
 #
 # IPv6 is off everywhere so that no router solicitation or MLD report
 # reaches a datapath uninvited: every packet a case sees is one it sent.
@@ -27,7 +27,7 @@ nsx() {
 
 # ns_mac N / ns_ip N: the fixed addresses of nsN's eth0.
 ns_mac() { printf '02:00:00:00:00:%02x\n' "$1"; }
-ns_ip() { printf '10.0.0.%d\n' "$1"; }
+ns_ip() { printf '198.51.100.%d\n' "$1"; }
 
 # ns_add N [MTU]: namespace nsN with eth0 cabled to pN in the host.
 ns_add() {

@@ -16,6 +16,12 @@ cd "$(dirname "$0")" || exit 1
 # shellcheck source=lib.sh
 . ./lib.sh
 
+# The TAP stream is stdout.  Tools log to stderr (ovs-dpctl says at INFO
+# level which features the module lacks): turn those lines into TAP
+# comments so that a consumer never sees a line it cannot parse.
+exec 3>&2 2> >(sed -u 's/^/# stderr: /')
+stderr_pid=$!
+
 tap_diag "kernel suite on $(uname -r), datapath $ROAM_DATAPATH," \
 	"debug kernel: ${ROAM_DEBUG_KERNEL:-0}"
 
@@ -31,3 +37,7 @@ for c in "${cases[@]}"; do
 	fi
 done
 tap_done
+status=$?
+exec 2>&3 3>&-
+wait "$stderr_pid"
+exit "$status"

@@ -23,7 +23,7 @@ tap_not_ok() {
 
 # tap_diag TEXT...: a comment line, shown by TAP consumers.
 tap_diag() {
-	printf '# %s\n' "$*"
+	printf '%s\n' "$*" | sed 's/^/# /'
 }
 
 # check DESCRIPTION CMD...: one test point that passes iff CMD succeeds.
@@ -60,7 +60,8 @@ check_eq() {
 		tap_ok "$1"
 	else
 		tap_not_ok "$1"
-		printf '#   expected: %s\n#   actual:   %s\n' "$2" "$3"
+		# Every line a comment, however many lines the values have.
+		printf 'expected: %s\nactual:   %s\n' "$2" "$3" | sed 's/^/#   /'
 	fi
 }
 

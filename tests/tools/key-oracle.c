@@ -422,12 +422,12 @@ static void put_l2_mask(struct nl_msg *msg)
 	put_be16(msg, OVS_KEY_ATTR_ETHERTYPE, 0xffff);
 }
 
-/* 10.0.0.1 > 10.0.0.2, TTL 64. */
+/* 198.51.100.1 > 198.51.100.2, TTL 64. */
 static void put_ipv4(struct nl_msg *msg, uint8_t proto, uint8_t frag)
 {
 	struct ovs_key_ipv4 ip = {
-		.ipv4_src = htonl(0x0a000001),
-		.ipv4_dst = htonl(0x0a000002),
+		.ipv4_src = htonl(0xc6336401),
+		.ipv4_dst = htonl(0xc6336402),
 		.ipv4_proto = proto,
 		.ipv4_ttl = 64,
 		.ipv4_frag = frag,
@@ -888,9 +888,9 @@ static void run_flow_case(const struct flow_case *c)
 
 /* dst 0a:0b:0c:0d:0e:0f, src 01:02:03:04:05:06 */
 #define ETH		"0a0b0c0d0e0f 010203040506 "
-/* IPv4 10.0.0.1 > 10.0.0.2, TTL 64, checksum not filled in. */
+/* IPv4 198.51.100.1 > 198.51.100.2, TTL 64, checksum not filled in. */
 #define IPV4(proto, frag_off, total_len) \
-	"4500" total_len "0001" frag_off "40" proto "0000 0a000001 0a000002 "
+	"4500" total_len "0001" frag_off "40" proto "0000 c6336401 c6336402 "
 #define IPV6_LL		"fe800000000000000000000000000001 " \
 			"fe800000000000000000000000000002 "
 #define TCP_SYN_ACK	"04d2 0050 00000001 00000000 5012 ffff 0000 0000"
@@ -906,14 +906,14 @@ static const struct packet_case packet_cases[] = {
 	{ "udp4-vlan", ETH "8100 200a 0800" IPV4("11", "0000", "001c")
 	  UDP_DNS },
 	{ "arp-qinq", ETH "88a8 e00a 8100 0014 0806 0001 0800 06 04 0001 "
-	  "010203040506 c0a80001 000000000000 c0a80002" },
+	  "010203040506 c0000201 000000000000 c0000202" },
 	{ "snap-ipv4", ETH "0030 aaaa03 000000 0800"
 	  IPV4("11", "0000", "001c") UDP_DNS },
 	{ "llc", ETH "0030 4242 03 000000000000000000000000000000" },
 	{ "snap-other-oui", ETH "0030 aaaa03 000001 0800 00000000" },
 	{ "ipv4-truncated", ETH "0800 4500 0028 0001 0000" },
 	{ "ipv4-ihl-too-long", ETH "0800 4f00 0028 0001 0000 4006 0000 "
-	  "0a000001 0a000002" },
+	  "c6336401 c6336402" },
 	{ "tcp-truncated", ETH "0800" IPV4("06", "0000", "0028")
 	  "04d2 0050 0000" },
 	{ "tcp-data-offset-too-long", ETH "0800" IPV4("06", "0000", "0028")

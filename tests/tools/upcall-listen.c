@@ -2,21 +2,27 @@
 /*
  * upcall-listen: receive the datapath's upcalls and print them as text.
  *
- *   upcall-listen [-n COUNT] [-t SECONDS] PORT...
+ *   upcall-listen [-P] [-n COUNT] [-t SECONDS] PORT...
  *
  * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
  * OVS_VPORT_ATTR_UPCALL_PID; and OVS_DP_ATTR_PER_CPU_PIDS if the datapath
  * dispatches upcalls per CPU) at this program's own Generic Netlink
- * socket, prints "ready", then prints each OVS_PACKET_CMD_MISS it
- * receives until COUNT (default 1) have arrived.  Exit status: 0 when
- * COUNT misses arrived, 1 on an error, 2 on timeout (default 10 s).
+ * socket, prints "pid N" (with -P: the PID to name in userspace actions)
+ * and "ready", then prints each upcall it receives, OVS_PACKET_CMD_MISS or
+ * OVS_PACKET_CMD_ACTION, until COUNT (default 1) have arrived.  Exit
+ * status: 0 when COUNT upcalls arrived, 1 on an error, 2 on timeout
+ * (default 10 s).
  *
- * One miss reads, one line per item, in a fixed order:
- *   miss 1
+ * One upcall reads, one line per item, in a fixed order ("userdata" and
+ * "actions", the top-level action types of OVS_PACKET_ATTR_ACTIONS, only
+ * when the message has them):
+ *   miss 1             (or "action 1")
+ *   userdata 0102030400000000
+ *   actions 2,1
  *   key in_port=1
  *   key eth src=02:00:00:00:00:01 dst=02:00:00:00:00:02
  *   key eth_type=0x0800
- *   key ipv4 src=10.0.0.1 dst=10.0.0.2 proto=1 ttl=64
+ *   key ipv4 src=198.51.100.1 dst=198.51.100.2 proto=1 ttl=64
  *   key icmp type=8 code=0
  *   packet len=98
  *   packet icmp type=8 code=0 id=1234 seq=1
@@ -30,6 +36,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,11 +294,37 @@ static void print_packet(const uint8_t *p, int len)
 	printf("\n");
 }
 
-/* Print every miss in the buffer; the number of misses printed. */
+static void print_userdata(const struct nlattr *attr)
+{
+	const uint8_t *p = nla_data(attr);
+	int i;
+
+	printf("userdata ");
+	for (i = 0; i < nla_len(attr); i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+/* The top-level action types of an OVS_PACKET_ATTR_ACTIONS list. */
+static void print_action_types(const struct nlattr *list)
+{
+	const struct nlattr *a;
+	const char *sep = "";
+	int rem;
+
+	printf("actions ");
+	nla_for_each_nested(a, list, rem) {
+		printf("%s%d", sep, nla_type(a));
+		sep = ",";
+	}
+	printf("\n");
+}
+
+/* Print every upcall in the buffer; the number of upcalls printed. */
 static int handle(const unsigned char *buf, int len, int family, int seen)
 {
 	struct nlmsghdr *nlh;
-	int misses = 0;
+	int upcalls = 0;
 
 	for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
 	     nlh = nlmsg_next(nlh, &len)) {
@@ -301,15 +334,21 @@ static int handle(const unsigned char *buf, int len, int family, int seen)
 		if (nlh->nlmsg_type != family)
 			continue;
 		gh = nlmsg_data(nlh);
-		if (gh->cmd != OVS_PACKET_CMD_MISS)
+		if (gh->cmd != OVS_PACKET_CMD_MISS &&
+		    gh->cmd != OVS_PACKET_CMD_ACTION)
 			continue;
 		if (genlmsg_parse(nlh, sizeof(struct ovs_header), tb,
 				  OVS_PACKET_ATTR_MAX, NULL) < 0) {
-			fprintf(stderr, "%s: unparsable miss\n", prog);
+			fprintf(stderr, "%s: unparsable upcall\n", prog);
 			continue;
 		}
-		misses++;
-		printf("miss %d\n", seen + misses);
+		upcalls++;
+		printf("%s %d\n", gh->cmd == OVS_PACKET_CMD_MISS ?
+		       "miss" : "action", seen + upcalls);
+		if (tb[OVS_PACKET_ATTR_USERDATA])
+			print_userdata(tb[OVS_PACKET_ATTR_USERDATA]);
+		if (tb[OVS_PACKET_ATTR_ACTIONS])
+			print_action_types(tb[OVS_PACKET_ATTR_ACTIONS]);
 		if (tb[OVS_PACKET_ATTR_KEY])
 			print_key(tb[OVS_PACKET_ATTR_KEY]);
 		else
@@ -321,26 +360,31 @@ static int handle(const unsigned char *buf, int len, int family, int seen)
 			printf("packet missing\n");
 	}
 	fflush(stdout);
-	return misses;
+	return upcalls;
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-n COUNT] [-t SECONDS] PORT...\n", prog);
+	fprintf(stderr, "usage: %s [-P] [-n COUNT] [-t SECONDS] PORT...\n",
+		prog);
 	exit(1);
 }
 
 int main(int argc, char **argv)
 {
 	int vport_family, packet_family, dp_family, count = 1, seen = 0;
-	int opt, i;
+	bool print_pid = false;
 	long long deadline;
+	int opt, i;
 	long timeout = 10;
 	struct nl_sock *sk;
 	uint32_t pid;
 
-	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Pn:t:")) != -1) {
 		switch (opt) {
+		case 'P':
+			print_pid = true;
+			break;
 		case 'n':
 			count = atoi(optarg);
 			break;
@@ -377,6 +421,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (print_pid)
+		printf("pid %u\n", pid);
 	printf("ready\n");
 	fflush(stdout);
 
@@ -390,7 +436,7 @@ int main(int argc, char **argv)
 		int len;
 
 		if (left <= 0) {
-			fprintf(stderr, "%s: timed out with %d of %d misses\n",
+			fprintf(stderr, "%s: timed out with %d of %d upcalls\n",
 				prog, seen, count);
 			return 2;
 		}

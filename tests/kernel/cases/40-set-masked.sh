@@ -5,12 +5,12 @@
 #
 #   ns1                         host                          ns2
 #   [eth0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[eth0]
-#   10.0.0.1                                               10.0.0.2
+#   198.51.100.1                                           198.51.100.2
 #   02:..:01    1->2: src 02:..:01 -> 02:..:aa:01,          02:..:02
-#                     10.0.0.1 -> 10.0.0.101
-#               2->1: dst 10.0.0.101 -> 10.0.0.1, MACs back
+#                     198.51.100.1 -> 198.51.100.101
+#               2->1: dst 198.51.100.101 -> 198.51.100.1, MACs back
 #
-# A NAT-like pair of flows: ns2 only ever sees 10.0.0.101 and
+# A NAT-like pair of flows: ns2 only ever sees 198.51.100.101 and
 # 02:00:00:00:aa:01 (tcpdump -e -v in ns2, no bad checksum), while ping
 # and a TCP transfer from ns1 work across it, so IP and L4 checksums are
 # right.  Rewrites use masked sets (a partial MAC mask, a lone IPv4
@@ -32,24 +32,24 @@ ns_neigh 1 2
 # Whole checksums on the wire, so that tcpdump in ns2 can verify them.
 nsx 1 ethtool -K eth0 tx off >/dev/null
 nsx 2 ethtool -K eth0 tx off >/dev/null
-nsx 2 ip neigh replace 10.0.0.101 lladdr 02:00:00:00:aa:01 dev eth0 nud permanent
+nsx 2 ip neigh replace 198.51.100.101 lladdr 02:00:00:00:aa:01 dev eth0 nud permanent
 check "add-dp dp0" ovs-dpctl add-dp dp0
 check "add-if p1 and p2" eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2"
 
-out='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2)'
-back='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.101)'
+out='in_port(1),eth(),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2)'
+back='in_port(2),eth(),eth_type(0x0800),ipv4(src=198.51.100.2,dst=198.51.100.101)'
 check "add the masked-set flows" add_flows dp0 \
-	"$out" 'set(eth(src=02:00:00:00:aa:00/ff:ff:ff:ff:ff:00)),set(ipv4(src=10.0.0.101)),2' \
-	"$back" 'set(eth(dst=02:00:00:00:00:01)),set(ipv4(dst=10.0.0.1)),1'
+	"$out" 'set(eth(src=02:00:00:00:aa:00/ff:ff:ff:ff:ff:00)),set(ipv4(src=198.51.100.101)),2' \
+	"$back" 'set(eth(dst=02:00:00:00:00:01)),set(ipv4(dst=198.51.100.1)),1'
 
 tcpdump_start 2 /tmp/set.1 -v icmp
-check "ping across the masked rewrite" nsx 1 "${PING[@]}" 10.0.0.2
+check "ping across the masked rewrite" nsx 1 "${PING[@]}" 198.51.100.2
 tcpdump_stop
 check "ns2 sees the rewritten source MAC and IPv4 address" captured /tmp/set.1 \
-	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 64,.* 10\.0\.0\.101 > 10\.0\.0\.2: ICMP echo request'
+	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 64,.* 198\.51\.100\.101 > 198\.51\.100\.2: ICMP echo request'
 check "ns2 answers the rewritten address" captured /tmp/set.1 \
-	'02:00:00:00:00:02 > 02:00:00:00:aa:01, .* 10\.0\.0\.2 > 10\.0\.0\.101: ICMP echo reply'
-check_fails "ns2 never sees 10.0.0.1" grep -q '10\.0\.0\.1 >' /tmp/set.1
+	'02:00:00:00:00:02 > 02:00:00:00:aa:01, .* 198\.51\.100\.2 > 198\.51\.100\.101: ICMP echo reply'
+check_fails "ns2 never sees 198.51.100.1" grep -q '198\.51\.100\.1 >' /tmp/set.1
 check_fails "ns2 sees no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/set.1
 
 head -c 32768 /dev/urandom >/tmp/set.src
@@ -59,28 +59,28 @@ nc_pid=$!
 check "the TCP listener is up in ns2" \
 	wait_for 50 eval 'nsx 2 ss -ltn | grep -q ":5001 "'
 check "a TCP transfer crosses the rewrite" \
-	nsx 1 timeout 30 nc -N -w 10 10.0.0.2 5001 </tmp/set.src
+	nsx 1 timeout 30 nc -N -w 10 198.51.100.2 5001 </tmp/set.src
 wait "$nc_pid"
 tcpdump_stop
 check_eq "the bytes arrive intact" \
 	"$(sha256sum </tmp/set.src)" "$(sha256sum </tmp/set.dst)"
-check "ns2 saw the connection from 10.0.0.101" captured /tmp/set.tcp \
-	' 10\.0\.0\.101\.[0-9]+ > 10\.0\.0\.2\.5001: Flags \[S\]'
+check "ns2 saw the connection from 198.51.100.101" captured /tmp/set.tcp \
+	' 198\.51\.100\.101\.[0-9]+ > 198\.51\.100\.2\.5001: Flags \[S\]'
 check "whose TCP checksum tcpdump verified" captured /tmp/set.tcp \
-	' 10\.0\.0\.101\.[0-9]+ > 10\.0\.0\.2\.5001: Flags \[S\], cksum 0x[0-9a-f]+ \(correct\)'
+	' 198\.51\.100\.101\.[0-9]+ > 198\.51\.100\.2\.5001: Flags \[S\], cksum 0x[0-9a-f]+ \(correct\)'
 check_fails "no TCP checksum is wrong" grep -Eq 'incorrect|bad cksum' /tmp/set.tcp
 
 # Part 2: whole-key sets; the IPv4 one needs the flow to fix proto and frag.
-exact='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=1,frag=no),icmp()'
+exact='in_port(1),eth(),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2,proto=1,frag=no),icmp()'
 check "del-flows" ovs-dpctl del-flows dp0
 check "add the whole-key set flows" add_flows dp0 \
-	"$exact" 'set(eth(src=02:00:00:00:aa:01,dst=02:00:00:00:00:02)),set(ipv4(src=10.0.0.101,dst=10.0.0.2,proto=1,tos=0,ttl=63,frag=no)),2' \
-	"$back" 'set(eth(src=02:00:00:00:00:02,dst=02:00:00:00:00:01)),set(ipv4(dst=10.0.0.1)),1'
+	"$exact" 'set(eth(src=02:00:00:00:aa:01,dst=02:00:00:00:00:02)),set(ipv4(src=198.51.100.101,dst=198.51.100.2,proto=1,tos=0,ttl=63,frag=no)),2' \
+	"$back" 'set(eth(src=02:00:00:00:00:02,dst=02:00:00:00:00:01)),set(ipv4(dst=198.51.100.1)),1'
 tcpdump_start 2 /tmp/set.2 -v icmp
-check "ping across the whole-key rewrite" nsx 1 "${PING[@]}" 10.0.0.2
+check "ping across the whole-key rewrite" nsx 1 "${PING[@]}" 198.51.100.2
 tcpdump_stop
 check "ns2 sees the rewritten MAC, address and ttl 63" captured /tmp/set.2 \
-	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 63,.* 10\.0\.0\.101 > 10\.0\.0\.2: ICMP echo request'
+	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 63,.* 198\.51\.100\.101 > 198\.51\.100\.2: ICMP echo request'
 check_fails "ns2 sees no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/set.2
 check_eq "the exact set flow matched both requests" "2" \
 	"$(flow_field dp0 'proto=1' packets)"

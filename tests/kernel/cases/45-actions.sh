@@ -7,7 +7,7 @@
 #
 #   ns1                         host                          ns2
 #   [eth0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[eth0]
-#   10.0.0.1                                               10.0.0.2
+#   198.51.100.1                                           198.51.100.2
 #
 # Part 1 puts one flow per action list (each on its own TCP source port)
 # and compares dump-flows' actions, or ovs-dpctl's error, with what the
@@ -16,7 +16,9 @@
 # them.  Part 2: 1->2 clone(trunc(60),2),recirc(5), and recirc_id 5 sets
 # TTL 33 and outputs; 2->1 sample(100%) pushes and pops a tag and rewrites
 # the source MAC.  Ping works, ns2 sees a 60-byte copy and the TTL-33
-# request with a good checksum.
+# request with a good checksum.  Part 3: a chain of ten recirculations,
+# longer than either datapath nests executions (both queue the deeper
+# ones and run them once the outer ones return), still delivers.
 
 # shellcheck source=../netns.sh
 . ./netns.sh
@@ -39,7 +41,7 @@ ours=0
 dp_is "$OURS_KO" && ours=1
 
 E='in_port(1),eth(src=02:00:00:00:00:01,dst=02:00:00:00:00:02)'
-IP4="$E,eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2"
+IP4="$E,eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2"
 IP6="$E,eth_type(0x86dd),ipv6(src=fe80::1,dst=fe80::2,label=0"
 # key KIND PORT: the flow key of one table row.
 key() {
@@ -74,8 +76,8 @@ done <<'EOT'
 1001|tcp|1|1
 1002|tcp|set(tcp(src=1,dst=2)),1|set(tcp(src=1,dst=2)),1
 1003|tcp|set(tcp(src=1/0xff)),2|set(tcp(src=1/0xff)),2
-1004|tcp|set(ipv4(src=1.1.1.1,dst=2.2.2.2,proto=6,tos=4,ttl=9,frag=no)),1|set(ipv4(src=1.1.1.1,dst=2.2.2.2,proto=6,tos=0x4,ttl=9,frag=no)),1
-1005|tcp|set(ipv4(src=1.1.1.1,dst=2.2.2.2,proto=17,tos=4,ttl=9,frag=no)),1|!Invalid argument
+1004|tcp|set(ipv4(src=203.0.113.1,dst=203.0.113.2,proto=6,tos=4,ttl=9,frag=no)),1|set(ipv4(src=203.0.113.1,dst=203.0.113.2,proto=6,tos=0x4,ttl=9,frag=no)),1
+1005|tcp|set(ipv4(src=203.0.113.1,dst=203.0.113.2,proto=17,tos=4,ttl=9,frag=no)),1|!Invalid argument
 1006|tcp|set(ipv4(ttl=9)),1|set(ipv4(ttl=9)),1
 1007|tcp|set(ipv4(tos=0x3/0xff)),1|set(ipv4(tos=0x3)),1
 1008|tcp|set(eth(src=02:00:00:00:00:aa,dst=02:00:00:00:00:bb)),1|set(eth(src=02:00:00:00:00:aa,dst=02:00:00:00:00:bb)),1
@@ -100,7 +102,7 @@ done <<'EOT'
 1029|tcp|ct_clear,1|?!Invalid argument
 1030|tcp|meter(1),1|?!Invalid argument
 1031|tcp|check_pkt_len(size=200,gt(1),le(2))|?!Invalid argument
-1033|tcp|set(tunnel(tun_id=0x1,dst=1.1.1.1,ttl=64,flags(df))),1|?!Invalid argument
+1033|tcp|set(tunnel(tun_id=0x1,dst=203.0.113.1,ttl=64,flags(df))),1|?!Invalid argument
 1036|tcp|65536|!Invalid argument
 1037|tcp|65535|!Invalid argument
 1038|tcp|65534|65534
@@ -132,12 +134,33 @@ check "add the recirc/clone/trunc/sample flows" add_flows dp0 \
 	'recirc_id(0),in_port(2),eth(),eth_type(0x0800),ipv4()' \
 	'sample(sample=100%,actions(push_vlan(vid=7,pcp=0),pop_vlan,set(eth(src=02:00:00:00:00:0f)),1))'
 tcpdump_start 2 /tmp/acts.cap -v icmp
-check "ping through recirc and sample" nsx 1 "${PING[@]}" 10.0.0.2
+check "ping through recirc and sample" nsx 1 "${PING[@]}" 198.51.100.2
 tcpdump_stop
 check "ns2 sees the 60-byte truncated copy" captured /tmp/acts.cap \
 	'02:00:00:00:00:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 60: '
 check "ns2 sees the recirculated request with TTL 33" captured /tmp/acts.cap \
-	'length 98: \(tos 0x0, ttl 33,.* 10\.0\.0\.1 > 10\.0\.0\.2: ICMP echo request'
+	'length 98: \(tos 0x0, ttl 33,.* 198\.51\.100\.1 > 198\.51\.100\.2: ICMP echo request'
 check_fails "and no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/acts.cap
 check_eq "the recirculated flow saw both requests" "2" \
 	"$(flow_field dp0 'recirc_id(0x5)' packets)"
+
+# Part 3: recirc_id N recirculates to N + 1 up to 10, which sets TTL 21.
+check "del-flows before the chain" ovs-dpctl del-flows dp0
+chain=()
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	chain+=("recirc_id($i),in_port(1),eth(),eth_type(0x0800),ipv4()"
+		"recirc($((i + 1)))")
+done
+check "add a chain of ten recirculations 1->2 and a flow back" add_flows dp0 \
+	"${chain[@]}" \
+	'recirc_id(10),in_port(1),eth(),eth_type(0x0800),ipv4()' \
+	'set(ipv4(ttl=21)),2' \
+	'recirc_id(0),in_port(2),eth(),eth_type(0x0800),ipv4()' 1
+tcpdump_start 2 /tmp/acts.chain -v icmp
+check "ping through the chain" nsx 1 "${PING[@]}" 198.51.100.2
+tcpdump_stop
+check "ns2 sees the request as the chain's last link wrote it" \
+	captured /tmp/acts.chain \
+	'ttl 21,.* 198\.51\.100\.1 > 198\.51\.100\.2: ICMP echo request'
+check_eq "the last link saw both requests" "2" \
+	"$(flow_field dp0 'recirc_id(0xa)' packets)"

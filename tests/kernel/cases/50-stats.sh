@@ -6,7 +6,7 @@
 #
 #   ns1                         host                          ns2
 #   [eth0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[eth0]
-#   10.0.0.1                                               10.0.0.2
+#   198.51.100.1                                           198.51.100.2
 #
 # For each datapath: exact ICMP flows and TCP flows both ways; 3 pings
 # show packets:3 bytes:294 per direction; a TCP connection shows the
@@ -25,10 +25,10 @@ case_cleanup() {
 }
 
 m1=02:00:00:00:00:01 m2=02:00:00:00:00:02
-req="in_port(1),eth(src=$m1,dst=$m2),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=1,tos=0,ttl=64,frag=no),icmp(type=8,code=0)"
-rep="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
-tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2,proto=6,frag=no),tcp(dst=5002),tcp_flags(0/0)'
-tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1,proto=6,frag=no),tcp(src=5002),tcp_flags(0/0)'
+req="in_port(1),eth(src=$m1,dst=$m2),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2,proto=1,tos=0,ttl=64,frag=no),icmp(type=8,code=0)"
+rep="in_port(2),eth(src=$m2,dst=$m1),eth_type(0x0800),ipv4(src=198.51.100.2,dst=198.51.100.1,proto=1,tos=0,ttl=64,frag=no),icmp(type=0,code=0)"
+tcp12='in_port(1),eth(),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2,proto=6,frag=no),tcp(dst=5002),tcp_flags(0/0)'
+tcp21='in_port(2),eth(),eth_type(0x0800),ipv4(src=198.51.100.2,dst=198.51.100.1,proto=6,frag=no),tcp(src=5002),tcp_flags(0/0)'
 
 # tcp_normal DP: the dump with TCP packet and byte counts dropped (how
 # many ACKs a connection takes is timing), times dropped, sorted.
@@ -50,7 +50,7 @@ stats_run() {
 	check_eq "fresh flows have no stats ($dp)" "0 0 0 0" \
 		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes) $(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
 
-	check "3 pings ($dp)" nsx 1 "${PING[@]}" -c 3 10.0.0.2
+	check "3 pings ($dp)" nsx 1 "${PING[@]}" -c 3 198.51.100.2
 	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
 	check_eq "the request flow counted packets:3 bytes:294 ($dp)" "3 294" \
 		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes)"
@@ -63,7 +63,7 @@ stats_run() {
 	nc_pid=$!
 	wait_for 50 eval 'nsx 2 ss -ltn | grep -q ":5002 "'
 	check "a short TCP connection ($dp)" eval \
-		"echo hello | nsx 1 timeout 20 nc -N -w 5 10.0.0.2 5002"
+		"echo hello | nsx 1 timeout 20 nc -N -w 5 198.51.100.2 5002"
 	wait "$nc_pid"
 	sleep 0.5
 	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)

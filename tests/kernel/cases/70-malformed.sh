@@ -8,7 +8,7 @@
 #                                               ovs_flow (dp0)
 #   ns1                         host                          ns2
 #   [eth0]<--veth-->[p1]--(1)-- dp1 --(2)--[p2]<--veth-->[eth0]
-#   10.0.0.1                                               10.0.0.2
+#   198.51.100.1                                           198.51.100.2
 #
 # The expected errnos are what the in-tree 6.1 module answers; the one
 # well-formed control request must be accepted.  Then a fresh datapath
@@ -65,6 +65,6 @@ ns_neigh 2 1
 check "afterwards a datapath can be created" ovs-dpctl add-dp dp1
 check "and given ports" eval "ovs-dpctl add-if dp1 p1 && ovs-dpctl add-if dp1 p2"
 check "and flows" add_flows dp1 \
-	'in_port(1),eth(),eth_type(0x0800),ipv4(src=10.0.0.1,dst=10.0.0.2)' 2 \
-	'in_port(2),eth(),eth_type(0x0800),ipv4(src=10.0.0.2,dst=10.0.0.1)' 1
-check "and a ping flows through" nsx 1 "${PING[@]}" 10.0.0.2
+	'in_port(1),eth(),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2)' 2 \
+	'in_port(2),eth(),eth_type(0x0800),ipv4(src=198.51.100.2,dst=198.51.100.1)' 1
+check "and a ping flows through" nsx 1 "${PING[@]}" 198.51.100.2
