@@ -239,11 +239,67 @@ static struct rsw_flow *lookup_any(struct rsw_datapath *dp,
 	return flow;
 }
 
+/*
+ * The datapath a request is for, under rsw_mutex; -ENODEV if there is
+ * none in the requester's namespace.
+ */
+static struct rsw_datapath *request_dp(struct genl_info *info)
+{
+	const struct ovs_header *ovs_header = info->userhdr;
+	struct rsw_datapath *dp;
+
+	lockdep_assert_held(&rsw_mutex);
+	dp = rsw_dp_lookup(genl_info_net(info), ovs_header->dp_ifindex);
+	return dp ?: ERR_PTR(-ENODEV);
+}
+
+/*
+ * The flow a SET, GET or DEL names in @dp, by UFID if given, else by key;
+ * -ENOENT if there is none.  Under rsw_mutex.
+ */
+static struct rsw_flow *find_named(struct rsw_datapath *dp,
+				   const struct rsw_flow_id *id,
+				   const struct rsw_flow_key *key)
+{
+	struct rsw_flow *flow;
+
+	if (id->len)
+		flow = rsw_flow_table_find_ufid(&dp->table, id);
+	else
+		flow = rsw_flow_table_find_exact(&dp->table, key, NULL);
+	return flow ?: ERR_PTR(-ENOENT);
+}
+
+/*
+ * Validate the actions of a NEW or SET against the flow's masked @key and
+ * allocate the reply that will carry them (NULL if none is wanted); on
+ * failure nothing is left allocated.
+ */
+static struct sk_buff *actions_with_reply(const struct nlattr *attr,
+					  const struct rsw_flow_key *key,
+					  struct genl_info *info, bool log,
+					  struct rsw_flow_actions **acts)
+{
+	struct sk_buff *reply;
+	int err;
+
+	err = rsw_actions_from_nlattr(attr, key, acts, log);
+	if (err) {
+		flow_err(log, "flow actions may not be safe on all matching packets");
+		return ERR_PTR(err);
+	}
+	reply = reply_alloc(*acts, info, false);
+	if (IS_ERR(reply)) {
+		rsw_actions_free(*acts);
+		*acts = NULL;
+	}
+	return reply;
+}
+
 static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rsw_flow_actions *acts = NULL, *old_acts;
 	struct ovs_header *ovs_header = info->userhdr;
-	struct rsw_flow_actions *acts, *old_acts;
-	struct net *net = genl_info_net(info);
 	struct nlattr **a = info->attrs;
 	bool log = !a[OVS_FLOW_ATTR_PROBE];
 	struct rsw_flow *new, *flow = NULL;
@@ -275,22 +331,17 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto err_free_flow;
 	rsw_flow_key_mask(&new->key, &new->unmasked, &mask);
-	err = rsw_actions_from_nlattr(a[OVS_FLOW_ATTR_ACTIONS], &new->key,
-				      &acts, log);
-	if (err) {
-		flow_err(log, "flow actions may not be safe on all matching packets");
-		goto err_free_flow;
-	}
-	reply = reply_alloc(acts, info, false);
+	reply = actions_with_reply(a[OVS_FLOW_ATTR_ACTIONS], &new->key, info,
+				   log, &acts);
 	if (IS_ERR(reply)) {
 		err = PTR_ERR(reply);
-		goto err_free_acts;
+		goto err_free_flow;
 	}
 
 	mutex_lock(&rsw_mutex);
-	dp = rsw_dp_lookup(net, ovs_header->dp_ifindex);
-	if (!dp) {
-		err = -ENODEV;
+	dp = request_dp(info);
+	if (IS_ERR(dp)) {
+		err = PTR_ERR(dp);
 		goto err_unlock;
 	}
 
@@ -348,7 +399,6 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 err_unlock:
 	mutex_unlock(&rsw_mutex);
 	kfree_skb(reply);
-err_free_acts:
 	if (acts)
 		rsw_actions_free(acts);
 err_free_flow:
@@ -356,44 +406,58 @@ err_free_flow:
 	return err;
 }
 
-/* The flow a SET, GET or DEL names, by UFID if given, else by key. */
-static struct rsw_flow *find_named(struct rsw_datapath *dp,
-				   const struct rsw_flow_id *id,
-				   const struct rsw_flow_key *key)
+/* find_named() in the datapath the request is for.  Under rsw_mutex. */
+static struct rsw_flow *find_requested(struct genl_info *info,
+				       const struct rsw_flow_id *id,
+				       const struct rsw_flow_key *key)
 {
-	if (id->len)
-		return rsw_flow_table_find_ufid(&dp->table, id);
-	return rsw_flow_table_find_exact(&dp->table, key, NULL);
+	struct rsw_datapath *dp = request_dp(info);
+
+	if (IS_ERR(dp))
+		return ERR_CAST(dp);
+	return find_named(dp, id, key);
 }
 
 /*
  * The name a GET or DEL request gives a flow: a UFID, a key (parsed as a
  * match on every field it names, since these requests carry no mask), or
- * both; neither is left for the caller to judge.
+ * both.  Neither is left for the caller to judge.
  */
-static int parse_flow_name(struct nlattr **a, bool log, struct rsw_flow_id *id,
-			   struct rsw_flow_key *key)
+struct flow_name {
+	struct rsw_flow_key key;
+	struct rsw_flow_id id;
+	u32 ufid_flags;		/* how to describe the flow in the reply */
+	bool given;		/* a key or a UFID came with the request */
+	bool log;		/* not a probe: log what is wrong with it */
+};
+
+static int parse_flow_name(struct genl_info *info, struct flow_name *name)
 {
+	struct nlattr **a = info->attrs;
 	struct rsw_flow_key mask;
 	int err;
 
-	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], id, log);
-	if (err || !a[OVS_FLOW_ATTR_KEY])
+	name->log = !a[OVS_FLOW_ATTR_PROBE];
+	name->ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
+	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], &name->id,
+				   name->log);
+	if (err)
 		return err;
-	return rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, key, &mask,
-				    log);
+	name->given = a[OVS_FLOW_ATTR_KEY] || name->id.len;
+	if (!a[OVS_FLOW_ATTR_KEY])
+		return 0;
+	return rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, &name->key,
+				    &mask, name->log);
 }
 
 static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rsw_flow_actions *acts = NULL, *old_acts = NULL;
 	struct ovs_header *ovs_header = info->userhdr;
-	struct net *net = genl_info_net(info);
 	struct nlattr **a = info->attrs;
 	bool log = !a[OVS_FLOW_ATTR_PROBE];
 	struct rsw_flow_key key, mask;
 	struct sk_buff *reply = NULL;
-	struct rsw_datapath *dp;
 	struct rsw_flow_id id;
 	struct rsw_flow *flow;
 	u32 ufid_flags;
@@ -422,28 +486,16 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 		}
 		/* The mask is not needed past this point: mask in place. */
 		rsw_flow_key_mask(&mask, &key, &mask);
-		err = rsw_actions_from_nlattr(a[OVS_FLOW_ATTR_ACTIONS], &mask,
-					      &acts, log);
-		if (err) {
-			flow_err(log, "flow actions may not be safe on all matching packets");
-			return err;
-		}
-		reply = reply_alloc(acts, info, false);
-		if (IS_ERR(reply)) {
-			err = PTR_ERR(reply);
-			goto err_free_acts;
-		}
+		reply = actions_with_reply(a[OVS_FLOW_ATTR_ACTIONS], &mask,
+					   info, log, &acts);
+		if (IS_ERR(reply))
+			return PTR_ERR(reply);
 	}
 
 	mutex_lock(&rsw_mutex);
-	dp = rsw_dp_lookup(net, ovs_header->dp_ifindex);
-	if (!dp) {
-		err = -ENODEV;
-		goto err_unlock;
-	}
-	flow = find_named(dp, &id, &key);
-	if (!flow) {
-		err = -ENOENT;
+	flow = find_requested(info, &id, &key);
+	if (IS_ERR(flow)) {
+		err = PTR_ERR(flow);
 		goto err_unlock;
 	}
 
@@ -477,7 +529,6 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 err_unlock:
 	mutex_unlock(&rsw_mutex);
 	kfree_skb(reply);
-err_free_acts:
 	if (acts)
 		rsw_actions_free(acts);
 	return err;
@@ -486,23 +537,16 @@ err_free_acts:
 static int flow_cmd_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ovs_header *ovs_header = info->userhdr;
-	struct net *net = genl_info_net(info);
-	struct nlattr **a = info->attrs;
-	bool log = !a[OVS_FLOW_ATTR_PROBE];
-	struct rsw_flow_key key;
-	struct rsw_datapath *dp;
-	struct rsw_flow_id id;
+	struct flow_name name;
 	struct sk_buff *reply;
 	struct rsw_flow *flow;
-	u32 ufid_flags;
 	int err;
 
-	ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
-	err = parse_flow_name(a, log, &id, &key);
+	err = parse_flow_name(info, &name);
 	if (err)
 		return err;
-	if (!a[OVS_FLOW_ATTR_KEY] && !id.len) {
-		flow_err(log, "flow get needs a key or a UFID");
+	if (!name.given) {
+		flow_err(name.log, "flow get needs a key or a UFID");
 		return -EINVAL;
 	}
 
@@ -510,18 +554,13 @@ static int flow_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	 * with GFP_KERNEL while the flow cannot change.
 	 */
 	mutex_lock(&rsw_mutex);
-	dp = rsw_dp_lookup(net, ovs_header->dp_ifindex);
-	if (!dp) {
-		err = -ENODEV;
-		goto err_unlock;
-	}
-	flow = find_named(dp, &id, &key);
-	if (!flow) {
-		err = -ENOENT;
+	flow = find_requested(info, &name.id, &name.key);
+	if (IS_ERR(flow)) {
+		err = PTR_ERR(flow);
 		goto err_unlock;
 	}
 	reply = reply_build(flow, ovs_header->dp_ifindex, info,
-			    OVS_FLOW_CMD_GET, true, ufid_flags);
+			    OVS_FLOW_CMD_GET, true, name.ufid_flags);
 	if (IS_ERR(reply)) {
 		err = PTR_ERR(reply);
 		goto err_unlock;
@@ -539,38 +578,33 @@ static int flow_cmd_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ovs_header *ovs_header = info->userhdr;
 	struct net *net = genl_info_net(info);
-	struct nlattr **a = info->attrs;
-	bool log = !a[OVS_FLOW_ATTR_PROBE];
-	struct rsw_flow_key key;
 	struct rsw_datapath *dp;
-	struct rsw_flow_id id;
+	struct flow_name name;
 	struct sk_buff *reply;
 	struct rsw_flow *flow;
-	u32 ufid_flags;
 	int err;
 
-	ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
-	err = parse_flow_name(a, log, &id, &key);
+	err = parse_flow_name(info, &name);
 	if (err)
 		return err;
 
 	mutex_lock(&rsw_mutex);
-	dp = rsw_dp_lookup(net, ovs_header->dp_ifindex);
-	if (!dp) {
-		err = -ENODEV;
+	dp = request_dp(info);
+	if (IS_ERR(dp)) {
+		err = PTR_ERR(dp);
 		goto out_unlock;
 	}
 
 	/* Neither key nor UFID: delete every flow, silently. */
-	if (!a[OVS_FLOW_ATTR_KEY] && !id.len) {
+	if (!name.given) {
 		rsw_flow_table_flush(&dp->table);
 		err = 0;
 		goto out_unlock;
 	}
 
-	flow = find_named(dp, &id, &key);
-	if (!flow) {
-		err = -ENOENT;
+	flow = find_named(dp, &name.id, &name.key);
+	if (IS_ERR(flow)) {
+		err = PTR_ERR(flow);
 		goto out_unlock;
 	}
 
@@ -579,7 +613,7 @@ static int flow_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	 * told they missed a notification instead.
 	 */
 	reply = reply_build(flow, ovs_header->dp_ifindex, info,
-			    OVS_FLOW_CMD_DEL, false, ufid_flags);
+			    OVS_FLOW_CMD_DEL, false, name.ufid_flags);
 	if (IS_ERR(reply)) {
 		netlink_set_err(net->genl_sock, 0, rsw_flow_family.mcgrp_offset,
 				PTR_ERR(reply));
