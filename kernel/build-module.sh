@@ -7,7 +7,8 @@
 # The sources are copied into $ROAM_CACHE/module/FLAVOUR-KERNELKEY so the
 # repository stays free of build products; make decides what to rebuild.
 # Extra MAKE-ARGS (W=1, C=2, ...) are passed to kbuild; with them the
-# build always recompiles so every warning is shown.
+# build always recompiles so every warning is shown.  Concurrent callers
+# take turns.
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -17,6 +18,8 @@ shift
 kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
 src=$(readlink -f "$kdir/build/source")
 out=$ROAM_CACHE/module/$(basename "$kdir")
+# One build at a time per tree: lint, tests and the harness all call this.
+cache_lock "module-$(basename "$kdir")"
 
 mkdir -p "$out"
 rsync -a --delete --checksum \
