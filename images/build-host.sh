@@ -117,21 +117,6 @@ cp -a "$kdir/modules/lib/modules/$release" "$out/root/lib/modules/"
 # the links into the kernel's build tree mean nothing inside the host
 rm -f "$out/root/lib/modules/$release/build" "$out/root/lib/modules/$release/source"
 
-# The NoCloud seed is an ISO 9660 image; add isofs as a module if the
-# kernel was configured without it.
-if ! grep -q '^CONFIG_ISO9660_FS=[ym]' "$kdir/build/.config"; then
-	isofs=$cache/isofs-$(basename "$kdir")
-	rm -rf "$isofs"
-	mkdir -p "$isofs"
-	cp "$(readlink -f "$kdir/build/source")"/fs/isofs/*.[ch] \
-		"$(readlink -f "$kdir/build/source")/fs/isofs/Makefile" "$isofs/"
-	make -s -C "$(readlink -f "$kdir/build/source")" O="$kdir/build" \
-		M="$isofs" CONFIG_ISO9660_FS=m modules >"$isofs.log" 2>&1 ||
-		die "building isofs.ko failed; see $isofs.log"
-	mkdir -p "$out/root/lib/modules/$release/extra"
-	cp "$isofs/isofs.ko" "$out/root/lib/modules/$release/extra/"
-	rm -rf "$isofs" "$isofs.log"
-fi
 depmod -b "$out/root" "$release"
 
 with_progress "mke2fs $flavour" "$out/mke2fs.log" \
