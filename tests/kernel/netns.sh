@@ -125,6 +125,26 @@ wait_for() {
 	done
 }
 
+# tcp_send N M PORT FILE: nsN sends FILE over TCP to a listener on nsM's
+# PORT, which writes what it receives to FILE.rcvd.  Fails unless the
+# listener comes up and the connection completes, each within 60 s.
+tcp_send() {
+	local from=$1 to=$2 port=$3 file=$4 pid rc=0
+
+	nsx "$to" timeout 60 nc -l "$port" >"$file.rcvd" &
+	pid=$!
+	if wait_for 50 eval "nsx $to ss -ltn | grep -q ':$port '"; then
+		nsx "$from" timeout 60 nc -N -w 20 "$(ns_ip "$to")" "$port" \
+			<"$file" || rc=1
+	else
+		echo "no TCP listener came up on ns$to port $port"
+		kill "$pid" 2>/dev/null
+		rc=1
+	fi
+	wait "$pid" || rc=1
+	return "$rc"
+}
+
 # tcpdump_start N FILE FILTER...: capture on nsN's eth0 into FILE (text,
 # -nn -e) in the background; tcpdump_stop collects it.
 tcpdump_pid=

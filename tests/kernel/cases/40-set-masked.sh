@@ -54,16 +54,10 @@ check_fails "ns2 sees no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/set.1
 
 head -c 32768 /dev/urandom >/tmp/set.src
 tcpdump_start 2 /tmp/set.tcp -v tcp
-nsx 2 timeout 30 nc -l 5001 >/tmp/set.dst &
-nc_pid=$!
-check "the TCP listener is up in ns2" \
-	wait_for 50 eval 'nsx 2 ss -ltn | grep -q ":5001 "'
-check "a TCP transfer crosses the rewrite" \
-	nsx 1 timeout 30 nc -N -w 10 198.51.100.2 5001 </tmp/set.src
-wait "$nc_pid"
+check "a TCP transfer crosses the rewrite" tcp_send 1 2 5001 /tmp/set.src
 tcpdump_stop
 check_eq "the bytes arrive intact" \
-	"$(sha256sum </tmp/set.src)" "$(sha256sum </tmp/set.dst)"
+	"$(sha256sum </tmp/set.src)" "$(sha256sum </tmp/set.src.rcvd)"
 check "ns2 saw the connection from 198.51.100.101" captured /tmp/set.tcp \
 	' 198\.51\.100\.101\.[0-9]+ > 198\.51\.100\.2\.5001: Flags \[S\]'
 check "whose TCP checksum tcpdump verified" captured /tmp/set.tcp \
