@@ -2,14 +2,15 @@
 /*
  * upcall-listen: receive the datapath's upcalls and print them as text.
  *
- *   upcall-listen [-P] [-n COUNT] [-t SECONDS] PORT...
+ *   upcall-listen [-P] [-a] [-n COUNT] [-t SECONDS] PORT...
  *
  * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
  * OVS_VPORT_ATTR_UPCALL_PID; and OVS_DP_ATTR_PER_CPU_PIDS if the datapath
  * dispatches upcalls per CPU) at this program's own Generic Netlink
  * socket, prints "pid N" (with -P: the PID to name in userspace actions)
  * and "ready", then prints each upcall it receives, OVS_PACKET_CMD_MISS or
- * OVS_PACKET_CMD_ACTION, until COUNT (default 1) have arrived.  Exit
+ * OVS_PACKET_CMD_ACTION, until COUNT (default 1) have arrived.  With -a
+ * only ACTION upcalls count; a miss is then only noted on stderr.  Exit
  * status: 0 when COUNT upcalls arrived, 1 on an error, 2 on timeout
  * (default 10 s).
  *
@@ -320,8 +321,12 @@ static void print_action_types(const struct nlattr *list)
 	printf("\n");
 }
 
-/* Print every upcall in the buffer; the number of upcalls printed. */
-static int handle(const unsigned char *buf, int len, int family, int seen)
+/*
+ * Print every upcall in the buffer (with @actions_only, every ACTION
+ * upcall); the number of upcalls printed.
+ */
+static int handle(const unsigned char *buf, int len, int family, int seen,
+		  bool actions_only)
 {
 	struct nlmsghdr *nlh;
 	int upcalls = 0;
@@ -337,6 +342,10 @@ static int handle(const unsigned char *buf, int len, int family, int seen)
 		if (gh->cmd != OVS_PACKET_CMD_MISS &&
 		    gh->cmd != OVS_PACKET_CMD_ACTION)
 			continue;
+		if (actions_only && gh->cmd == OVS_PACKET_CMD_MISS) {
+			fprintf(stderr, "%s: ignored a miss\n", prog);
+			continue;
+		}
 		if (genlmsg_parse(nlh, sizeof(struct ovs_header), tb,
 				  OVS_PACKET_ATTR_MAX, NULL) < 0) {
 			fprintf(stderr, "%s: unparsable upcall\n", prog);
@@ -365,7 +374,7 @@ static int handle(const unsigned char *buf, int len, int family, int seen)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-P] [-n COUNT] [-t SECONDS] PORT...\n",
+	fprintf(stderr, "usage: %s [-P] [-a] [-n COUNT] [-t SECONDS] PORT...\n",
 		prog);
 	exit(1);
 }
@@ -373,15 +382,18 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int vport_family, packet_family, dp_family, count = 1, seen = 0;
-	bool print_pid = false;
+	bool print_pid = false, actions_only = false;
 	long long deadline;
 	int opt, i;
 	long timeout = 10;
 	struct nl_sock *sk;
 	uint32_t pid;
 
-	while ((opt = getopt(argc, argv, "Pn:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Pan:t:")) != -1) {
 		switch (opt) {
+		case 'a':
+			actions_only = true;
+			break;
 		case 'P':
 			print_pid = true;
 			break;
@@ -454,7 +466,7 @@ int main(int argc, char **argv)
 				nl_geterror(len));
 			return 1;
 		}
-		seen += handle(buf, len, packet_family, seen);
+		seen += handle(buf, len, packet_family, seen, actions_only);
 		free(buf);
 	}
 	nl_socket_free(sk);

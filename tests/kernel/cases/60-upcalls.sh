@@ -35,8 +35,8 @@ lookups() {
 	ovs-dpctl show "$1" | sed -n 's/^ *lookups: //p'
 }
 
-# listen OUT COUNT PORT...: upcall-listen for COUNT upcalls, in the
-# background, printing its netlink PID first.
+# listen OUT COUNT [-a] PORT...: upcall-listen for COUNT upcalls (with
+# -a, action upcalls), in the background, printing its netlink PID first.
 listen() {
 	local out=$1 count=$2
 	shift 2
@@ -117,7 +117,7 @@ arp_hex+=000000000000c6336401
 check "ARP miss: the packet's bytes are the request" \
 	grep -qx "packet hex $arp_hex" /tmp/upcall.2
 
-listen /tmp/upcall.3 2 p1
+listen /tmp/upcall.3 2 -a p1
 check_eq "upcall-listen is up for action upcalls" 0 "$?"
 pid=$(sed -n 's/^pid //p' /tmp/upcall.3)
 check "add a flow with a sampled and a plain userspace action" \
