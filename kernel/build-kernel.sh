@@ -101,5 +101,10 @@ if [ ! -e "$out/.done" ]; then
 	extract_source
 	[ -e "$out/.configured" ] || configure
 	compile_kernel
+	# Builds of this flavour from other fragments are superseded, and so
+	# are our modules built against them.
+	mkdir -p "$ROAM_CACHE/module"
+	find "$ROAM_CACHE/kernel" "$ROAM_CACHE/module" -mindepth 1 -maxdepth 1 \
+		-name "$flavour-*" ! -name "$flavour-$key" -exec rm -rf {} +
 fi
 echo "$out"
