@@ -81,11 +81,6 @@ struct exec_cpu {
 
 static struct exec_cpu __percpu *exec_cpu;
 
-/* What a whole execution shares. */
-struct run {
-	struct rsw_datapath *dp;
-};
-
 /* The key a list runs with. */
 struct act_key {
 	struct rsw_flow_key *key;
@@ -95,7 +90,7 @@ struct act_key {
 
 #define apply_mask(old, val, mask) ((val) | ((old) & ~(mask)))
 
-static int run_list(const struct run *r, struct sk_buff *skb,
+static int run_list(struct rsw_datapath *dp, struct sk_buff *skb,
 		    struct act_key *k, const struct nlattr *list, int len);
 
 static struct rsw_flow_key *slot_get(const struct rsw_flow_key *from)
@@ -115,9 +110,9 @@ static void slot_put(void)
 	this_cpu_ptr(exec_cpu)->slots_used--;
 }
 
-static void output(const struct run *r, struct sk_buff *skb, u32 port_no)
+static void output(struct rsw_datapath *dp, struct sk_buff *skb, u32 port_no)
 {
-	struct rsw_vport *vport = rsw_dp_port(r->dp, port_no);
+	struct rsw_vport *vport = rsw_dp_port(dp, port_no);
 	u32 cut = RSW_CB(skb)->cutlen;
 
 	if (unlikely(!vport || !netif_running(vport->dev) ||
@@ -136,7 +131,7 @@ static void output(const struct run *r, struct sk_buff *skb, u32 port_no)
  * Does not consume @skb; a failed upcall is counted as lost by rsw_upcall.
  * @list and @len are the action list @attr sits in.
  */
-static void to_userspace(const struct run *r, struct sk_buff *skb,
+static void to_userspace(struct rsw_datapath *dp, struct sk_buff *skb,
 			 const struct rsw_flow_key *key,
 			 const struct nlattr *attr,
 			 const struct nlattr *list, int len)
@@ -163,12 +158,12 @@ static void to_userspace(const struct run *r, struct sk_buff *skb,
 		}
 	}
 	/* In per-CPU dispatch mode the upcall goes to this CPU's handler. */
-	if (READ_ONCE(r->dp->user_features) & OVS_DP_F_DISPATCH_UPCALL_PER_CPU)
-		info.portid = rsw_dp_upcall_portid(r->dp,
+	if (READ_ONCE(dp->user_features) & OVS_DP_F_DISPATCH_UPCALL_PER_CPU)
+		info.portid = rsw_dp_upcall_portid(dp,
 						   RSW_CB(skb)->input_vport,
 						   skb);
 
-	rsw_upcall(r->dp, skb, key, &info, RSW_CB(skb)->cutlen);
+	rsw_upcall(dp, skb, key, &info, RSW_CB(skb)->cutlen);
 }
 
 static void set_eth(struct sk_buff *skb, struct rsw_flow_key *key,
@@ -690,7 +685,7 @@ static void do_hash(struct sk_buff *skb, struct rsw_flow_key *key,
  * Queue @skb to be looked up again under a copy of @key with @recirc_id;
  * consumes @skb.
  */
-static void defer_recirc(const struct run *r, struct exec_cpu *c,
+static void defer_recirc(struct rsw_datapath *dp, struct exec_cpu *c,
 			 struct sk_buff *skb, const struct rsw_flow_key *key,
 			 u32 recirc_id)
 {
@@ -698,7 +693,7 @@ static void defer_recirc(const struct run *r, struct exec_cpu *c,
 
 	if (unlikely(c->deferred_tail == DEFER_SLOTS)) {
 		net_warn_ratelimited("%s: recirculation queue full, dropping recirculation %#x\n",
-				     rsw_dp_name(r->dp), recirc_id);
+				     rsw_dp_name(dp), recirc_id);
 		kfree_skb(skb);
 		return;
 	}
@@ -729,8 +724,8 @@ static void run_deferred(struct exec_cpu *c)
  * a nest of executions, once the outermost is done.  Consumes @skb only
  * when @last; otherwise a clone goes round.
  */
-static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
-		  u32 recirc_id, bool last)
+static int recirc(struct rsw_datapath *dp, struct sk_buff *skb,
+		  struct act_key *k, u32 recirc_id, bool last)
 {
 	struct exec_cpu *c = this_cpu_ptr(exec_cpu);
 	struct rsw_flow_key *key = k->key;
@@ -752,14 +747,14 @@ static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
 			return 0;	/* out of memory: skip, like a drop */
 	}
 	if (c->depth > DEFER_DEPTH) {
-		defer_recirc(r, c, skb, key, recirc_id);
+		defer_recirc(dp, c, skb, key, recirc_id);
 		return 0;
 	}
 	if (!(last && k->owned)) {
 		key = slot_get(key);
 		if (unlikely(!key)) {
 			net_warn_ratelimited("%s: out of key slots, dropping recirculation %#x\n",
-					     rsw_dp_name(r->dp), recirc_id);
+					     rsw_dp_name(dp), recirc_id);
 			kfree_skb(skb);
 			return 0;
 		}
@@ -778,7 +773,7 @@ static int recirc(const struct run *r, struct sk_buff *skb, struct act_key *k,
  * copy of the key if it would change it while the outer list still needs
  * it.
  */
-static int run_nested(const struct run *r, struct sk_buff *skb,
+static int run_nested(struct rsw_datapath *dp, struct sk_buff *skb,
 		      struct act_key *k, const struct nlattr *a, bool last)
 {
 	const struct nlattr *arg_attr = nla_data(a);
@@ -809,21 +804,21 @@ static int run_nested(const struct run *r, struct sk_buff *skb,
 		inner.key = slot_get(k->key);
 		if (unlikely(!inner.key)) {
 			net_warn_ratelimited("%s: out of key slots, dropping nested actions\n",
-					     rsw_dp_name(r->dp));
+					     rsw_dp_name(dp));
 			kfree_skb(skb);
 			return 0;
 		}
 		inner.owned = true;
 	}
 
-	err = run_list(r, skb, &inner, list, rem);
+	err = run_list(dp, skb, &inner, list, rem);
 	if (inner.key != k->key)
 		slot_put();
 	return err;
 }
 
 /* Run @list on @skb and consume it, whatever happens. */
-static int run_list(const struct run *r, struct sk_buff *skb,
+static int run_list(struct rsw_datapath *dp, struct sk_buff *skb,
 		    struct act_key *k, const struct nlattr *list, int len)
 {
 	const struct nlattr *a;
@@ -837,17 +832,17 @@ static int run_list(const struct run *r, struct sk_buff *skb,
 		switch (nla_type(a)) {
 		case OVS_ACTION_ATTR_OUTPUT:
 			if (last) {
-				output(r, skb, nla_get_u32(a));
+				output(dp, skb, nla_get_u32(a));
 				return 0;
 			}
 			copy = skb_clone(skb, GFP_ATOMIC);
 			if (copy)
-				output(r, copy, nla_get_u32(a));
+				output(dp, copy, nla_get_u32(a));
 			RSW_CB(skb)->cutlen = 0;
 			break;
 
 		case OVS_ACTION_ATTR_USERSPACE:
-			to_userspace(r, skb, k->key, a, list, len);
+			to_userspace(dp, skb, k->key, a, list, len);
 			RSW_CB(skb)->cutlen = 0;
 			break;
 
@@ -877,14 +872,14 @@ static int run_list(const struct run *r, struct sk_buff *skb,
 			break;
 
 		case OVS_ACTION_ATTR_RECIRC:
-			err = recirc(r, skb, k, nla_get_u32(a), last);
+			err = recirc(dp, skb, k, nla_get_u32(a), last);
 			if (last)
 				return err;
 			break;
 
 		case OVS_ACTION_ATTR_SAMPLE:
 		case OVS_ACTION_ATTR_CLONE:
-			err = run_nested(r, skb, k, a, last);
+			err = run_nested(dp, skb, k, a, last);
 			if (last)
 				return err;
 			break;
@@ -906,7 +901,6 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 {
 	struct exec_cpu *c = this_cpu_ptr(exec_cpu);
 	struct act_key k = { .key = key, .owned = true };
-	struct run r = { .dp = dp };
 	int err;
 
 	if (unlikely(++c->depth > NEST_LIMIT)) {
@@ -916,7 +910,7 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 		err = -ENETDOWN;
 	} else {
 		RSW_CB(skb)->acts_origlen = acts->orig_len;
-		err = run_list(&r, skb, &k, acts->actions, acts->len);
+		err = run_list(dp, skb, &k, acts->actions, acts->len);
 		if (c->depth == 1)
 			run_deferred(c);
 	}

@@ -46,7 +46,7 @@ int rsw_actions_from_nlattr(const struct nlattr *attr,
 /* Emit @acts as userspace sent it, nested in @attrtype. */
 int rsw_actions_to_nlattr(struct sk_buff *skb, int attrtype,
 			  const struct rsw_flow_actions *acts);
-/* The same for part of one: @len bytes at @list, inside @acts->actions. */
+/* The same for a nested list: @len bytes at @list, in internal form. */
 int rsw_actions_list_to_nlattr(struct sk_buff *skb, int attrtype,
 			       const struct nlattr *list, int len);
 
