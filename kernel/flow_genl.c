@@ -421,7 +421,8 @@ static struct rsw_flow *find_requested(struct genl_info *info,
 /*
  * The name a GET or DEL request gives a flow: a UFID, a key (parsed as a
  * match on every field it names, since these requests carry no mask), or
- * both.  Neither is left for the caller to judge.
+ * both.  A request with neither is not refused here: GET refuses it, DEL
+ * takes it to mean every flow.
  */
 struct flow_name {
 	struct rsw_flow_key key;
