@@ -27,8 +27,9 @@ if [ -e "$out/.done" ]; then
 fi
 
 step "building the nested guest ($out)"
-# superseded guests
-find "$ROAM_CACHE/guest" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
+# superseded guests; the directory may not exist yet on an empty cache
+mkdir -p "$ROAM_CACHE/guest"
+find "$ROAM_CACHE/guest" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} +
 mkdir -p "$out/root/bin" "$out/root/sbin"
 gcc -static -O2 -Wall -Wextra -o "$out/roam-traffic" \
 	"$guestdir/roam-traffic.c"
