@@ -120,3 +120,25 @@ apt_install() {
 		die "could not install: ${missing[*]} (see $ROAM_CACHE/apt.log)"
 	fi
 }
+
+# sweep_stale_runs DIR: remove the run directories under DIR (tests/vm-run.sh
+# makes one per run, DIR/ID, locked through DIR/ID/.lock by the run and by
+# every QEMU it starts) whose lock nobody holds: their harness died without
+# cleaning up and their QEMUs are gone.  A directory without a lock file is
+# left alone for its first minute, the moment between its creation and
+# its lock.  DIR/last-failure is kept.
+sweep_stale_runs() {
+	local dir
+
+	for dir in "$1"/*/; do
+		dir=${dir%/}
+		[ -d "$dir" ] && [ "${dir##*/}" != last-failure ] || continue
+		if [ -e "$dir/.lock" ]; then
+			flock -n "$dir/.lock" true 2>/dev/null || continue
+		elif [ -z "$(find "$dir" -maxdepth 0 -mmin +1)" ]; then
+			continue
+		fi
+		step "removing the stale run $dir"
+		rm -rf "$dir"
+	done
+}

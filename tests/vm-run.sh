@@ -12,7 +12,8 @@
 #   --boot fast|full        fast: a tiny init runs the job (no systemd);
 #                           full: systemd + cloud-init, libvirtd ready
 #                           (default fast for 1 host, full for 2)
-#   --timeout SECONDS       whole-run limit, boot included (default 600)
+#   --timeout SECONDS       whole-run limit from this command's start,
+#                           builds and boot included (default 600)
 #   --guest                 also build the nested test guest
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
@@ -26,10 +27,14 @@
 # Output: the script's stdout+stderr, streamed live on stdout; with 2 hosts
 # every line is prefixed "host1| " or "host2| ".  Before it, the host
 # prints "# datapath: ..." (which module and srcversion was proven loaded);
-# after it, "# kernel log: clean" or the suspicious kernel log lines.
+# after it, "# kernel log: clean" or the suspicious kernel log lines, and
+# once the hosts are off, "# console: clean" or the splats found anywhere
+# in their whole serial consoles (boot and shutdown included, and whatever
+# the kernel's log ring no longer held).
 # Exit status: the script's (2 hosts: the first non-zero one); 1 if the
-# kernel log was not clean, the datapath did not load or a host failed;
-# 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr only.
+# kernel log or a console was not clean, a host left no kernel-log verdict,
+# the datapath did not load or a host failed; 124 on timeout; 130 on
+# Ctrl-C.  Harness messages go to stderr only.
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
 # ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
@@ -42,10 +47,16 @@
 # building the image; for debugging the harness itself.
 #
 # Everything of a run lives in $ROAM_CACHE/run/ID and is removed when the
-# run ends, however it ends; the logs of the last failed run are kept in
-# $ROAM_CACHE/run/last-failure.
+# run ends; the logs of the last failed run are kept in
+# $ROAM_CACHE/run/last-failure.  Each QEMU has a pidfile there, dies with
+# this script (PR_SET_PDEATHSIG, even on SIGKILL) and holds the run's
+# lock while it lives, so a run whose harness was killed is swept by the
+# next vm-run once its QEMU is gone.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=vm/roam.sh
+. "$ROAM_TOP/tests/vm/roam.sh"
+start=$(date +%s)
 
 usage() {
 	sed -n '4,/^$/s/^# \{0,1\}//p' "$0" | sed '/^SPDX/d'
@@ -128,7 +139,11 @@ guestdir=
 
 # The run directory and the 9p share: runner, helpers, job, module.
 mkdir -p "$ROAM_CACHE/run"
+sweep_stale_runs "$ROAM_CACHE/run"
 run=$(mktemp -d "$ROAM_CACHE/run/XXXXXX")
+# Held by this script and inherited by every QEMU and tail it starts.
+exec {run_lock}>"$run/.lock"
+flock "$run_lock"
 share=$run/share
 qemu_pids=() stream_pids=()
 
@@ -139,6 +154,9 @@ cleanup() {
 	trap - EXIT INT TERM
 	for pid in "${qemu_pids[@]}"; do
 		kill "$pid" 2>/dev/null || true
+	done
+	for f in "$run"/host*.pid; do
+		[ ! -s "$f" ] || kill "$(cat "$f")" 2>/dev/null || true
 	done
 	for pid in "${qemu_pids[@]}"; do
 		wait_for_exit "$pid" 5 || kill -9 "$pid" 2>/dev/null || true
@@ -276,7 +294,10 @@ start_host() {
 		args+=(-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock"
 			-device "virtio-net-pci,netdev=link,mac=52:54:00:00:02:0$i")
 	fi
-	TMPDIR=$run qemu-system-x86_64 "${args[@]}" </dev/null \
+	args+=(-pidfile "$run/host$i.pid")
+	# PDEATHSIG: a QEMU never outlives this script, however it ends.
+	TMPDIR=$run setpriv --pdeathsig KILL -- \
+		qemu-system-x86_64 "${args[@]}" </dev/null \
 		>"$run/host$i.qemu.log" 2>&1 &
 	qemu_pids[i]=$!
 	if [ "$hosts" -eq 1 ]; then
@@ -303,9 +324,8 @@ console_tail() {
 crash_report() {
 	local first
 
-	first=$(tr -d '\r' <"$run/host$1.console" | grep -n -m1 -E \
-		'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|KASAN|UBSAN|general protection fault|possible (circular|recursive) locking|suspicious RCU usage|rcu.*stall|soft lockup|blocked for more than|Call Trace:' |
-		cut -d: -f1) || true
+	first=$(tr -d '\r' <"$run/host$1.console" |
+		grep -n -m1 -E -e "$ROAM_SPLAT_ERE" | cut -d: -f1) || true
 	[ -n "$first" ] || return 1
 	[ "$first" -le 5 ] || first=$((first - 5))
 	echo "# kernel log: host$1 crashed:"
@@ -313,7 +333,7 @@ crash_report() {
 		sed 's/^/#   /'
 }
 
-start=$(date +%s)
+boot_start=$(date +%s)
 step "booting $hosts host(s): $flavour kernel, $boot boot, datapath $datapath" \
 	"($(basename "$image"))"
 start_host 1
@@ -340,7 +360,7 @@ while :; do
 	pending=0
 	for ((i = 1; i <= hosts; i++)); do
 		if [ -z "${up[i]:-}" ] && [ -e "$share/host$i/started" ]; then
-			up[i]=$((now - start))
+			up[i]=$((now - boot_start))
 			step "host $i up after ${up[i]}s"
 		fi
 		[ ! -e "$share/host$i/status" ] || continue
@@ -352,7 +372,7 @@ while :; do
 			die "host $i stopped before the script finished (console above; logs in $ROAM_CACHE/run/last-failure)"
 		fi
 		if [ ! -e "$share/host$i/started" ] &&
-			[ $((now - start)) -ge "$boot_limit" ]; then
+			[ $((now - boot_start)) -ge "$boot_limit" ]; then
 			console_tail "$i"
 			die "host $i did not boot within ${boot_limit}s (console above)"
 		fi
@@ -376,18 +396,37 @@ done
 for ((i = 1; i <= hosts; i++)); do
 	wait_for_exit "${stream_pids[i]}" 5 || true
 done
-step "hosts done in $(($(date +%s) - start))s"
+step "hosts done in $(($(date +%s) - boot_start))s"
+
+# console_splats I: the splat lines anywhere in host I's serial console.
+console_splats() {
+	tr -d '\r' <"$run/host$1.console" | grep -E -e "$ROAM_SPLAT_ERE"
+}
 
 rc=0
 for ((i = 1; i <= hosts; i++)); do
 	status=$(cat "$share/host$i/status")
-	kstatus=$(cat "$share/host$i/kernel-status" 2>/dev/null || echo 0)
+	kstatus=$(cat "$share/host$i/kernel-status" 2>/dev/null) || kstatus=missing
 	if [ "$status" -ne 0 ]; then
 		[ "$hosts" -eq 1 ] || echo "roam: host$i: script exited $status" >&2
 		[ "$rc" -ne 0 ] || rc=$status
-	elif [ "$kstatus" -ne 0 ]; then
-		echo "roam: host$i: the kernel log is not clean" >&2
+	elif [ "$kstatus" != 0 ]; then
+		if [ "$kstatus" = missing ]; then
+			echo "roam: host$i: the runner left no kernel-log verdict" >&2
+		else
+			echo "roam: host$i: the kernel log is not clean" >&2
+		fi
 		[ "$rc" -ne 0 ] || rc=1
+	fi
+	if [ ! -s "$run/host$i.console" ]; then
+		echo "# console: host$i: empty, nothing to check"
+		[ "$rc" -ne 0 ] || rc=1
+	elif console_splats "$i" >/dev/null; then
+		crash_report "$i" | sed "s/crashed:/console not clean:/"
+		echo "roam: host$i: its console shows a kernel splat" >&2
+		[ "$rc" -ne 0 ] || rc=1
+	else
+		echo "# console: host$i clean"
 	fi
 done
 exit "$rc"

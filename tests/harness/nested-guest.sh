@@ -34,15 +34,18 @@ done
 elapsed=$((($(date +%s%N) - start) / 1000000))
 kill "$qemu" 2>/dev/null || true
 wait "$qemu" 2>/dev/null || true
+rc=0
 if grep -q 'roam-guest: up' "$log"; then
 	echo "ok 2 - the guest booted under KVM (${elapsed} ms to the end of roam-traffic)"
 else
 	echo "not ok 2 - the guest did not boot"
+	rc=1
 fi
 if grep -q '^udp-recv: received=0 lost=0' "$log"; then
 	echo "ok 3 - roam-traffic ran in the guest"
 else
 	echo "not ok 3 - roam-traffic did not run in the guest"
 	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/# /'
-	exit 1
+	rc=1
 fi
+exit "$rc"

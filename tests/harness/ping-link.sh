@@ -12,13 +12,14 @@ set -euo pipefail
 peer=roam-host$((3 - ROAM_HOST_INDEX))
 echo "TAP version 13"
 echo "1..3"
+rc=0
 if [ "$(hostname)" = "$ROAM_HOST" ]; then
 	echo "ok 1 - hostname is $ROAM_HOST"
 else
 	echo "not ok 1 - hostname is $(hostname), not $ROAM_HOST"
+	rc=1
 fi
 roam_barrier up 300
-rc=0
 if ping -c 3 -i 0.3 -W 5 "$peer" >ping.log 2>&1; then
 	echo "ok 2 - $ROAM_HOST pings $peer ($ROAM_PEER) over $ROAM_LINK"
 else

@@ -23,20 +23,36 @@ dp_unload() {
 	rmmod openvswitch
 }
 
-# dp_load ours|in-tree: load exactly that module, by path.
+# dp_load ours|in-tree: load exactly that module, by path, and prove it.
 dp_load() {
+	local file
+
+	file=$(dp_file "$1") || return 1
 	dp_unload || return 1
+	load_deps "$file" && insmod "$file" && dp_prove "$1"
+}
+
+# dp_file ours|in-tree: the module file of that datapath.
+dp_file() {
 	case "$1" in
-	ours) load_deps "$OURS_KO" && insmod "$OURS_KO" ;;
-	in-tree) load_deps "$INTREE_KO" && insmod "$INTREE_KO" ;;
-	*) echo "dp_load: unknown datapath $1" >&2; return 1 ;;
+	ours) echo "$OURS_KO" ;;
+	in-tree) echo "$INTREE_KO" ;;
+	*) echo "dp_file: unknown datapath $1" >&2; return 1 ;;
 	esac
 }
 
-# dp_is FILE: the loaded openvswitch module is the one built as FILE.
+# dp_prove ours|in-tree: the loaded openvswitch module is that datapath's
+# file (srcversion, taint and path: roam_dp_prove in tests/vm/roam.sh).
+dp_prove() {
+	local file
+
+	file=$(dp_file "$1") || return 1
+	roam_dp_prove "$1" "$file"
+}
+
+# dp_is ours|in-tree: dp_prove, quietly: true when that one is loaded.
 dp_is() {
-	[ "$(cat /sys/module/openvswitch/srcversion 2>/dev/null)" = \
-		"$(modinfo -F srcversion "$1")" ]
+	dp_prove "$1" >/dev/null 2>&1
 }
 
 # genl_family NAME: the family's block from `genl ctrl list`, which unlike
@@ -47,19 +63,12 @@ genl_family() {
 		show'
 }
 
-# kernel_log_clean: no splat, leak or warning in the kernel log since boot.
-kernel_log_clean() {
-	local bad
+# genl_groups NAME: the multicast group names of family NAME, one a line;
+# fails if the family is not registered.
+genl_groups() {
+	local info
 
-	if [ -w /sys/kernel/debug/kmemleak ]; then
-		echo scan >/sys/kernel/debug/kmemleak
-		sleep 5
-		echo scan >/sys/kernel/debug/kmemleak
-		if [ -s /sys/kernel/debug/kmemleak ]; then
-			head -n 40 /sys/kernel/debug/kmemleak
-			return 1
-		fi
-	fi
-	bad=$(dmesg | grep -E 'BUG:|WARNING:|KASAN|kmemleak:.*new suspected|possible (circular|recursive) locking|suspicious RCU usage|Oops|general protection|refcount_t:|list_(add|del) corruption|inconsistent lock state|sleeping function called' || true)
-	[ -z "$bad" ] || { printf '%s\n' "$bad" | head -n 40; return 1; }
+	info=$(genl_family "$1") || return 1
+	[ -n "$info" ] || { echo "no family $1" >&2; return 1; }
+	sed -n 's/.*ID-0x[0-9a-f]* *name: \([^ ]*\).*/\1/p' <<<"$info"
 }

@@ -79,9 +79,31 @@ flows() {
 }
 
 # flow_field DP MATCH FIELD: FIELD (packets, bytes, flags) of DP's flow
-# whose match contains MATCH.
+# whose match contains MATCH; fails, printing why, when the dump fails.
 flow_field() {
-	dump_field "$(ovs-dpctl dump-flows "$1" 2>/dev/null)" "$2" "$3"
+	local out
+
+	out=$(ovs-dpctl dump-flows "$1" 2>&1) || {
+		printf 'dump-flows %s failed: %s\n' "$1" "$out"
+		return 1
+	}
+	dump_field "$out" "$2" "$3"
+}
+
+# take_dump DP: DP's flows into $dump for dump_field, as a test point of
+# its own, so that a failing ovs-dpctl fails the case instead of reading
+# as a datapath without flows.
+take_dump() {
+	local err
+
+	err=$(mktemp)
+	if dump=$(ovs-dpctl dump-flows "$1" 2>"$err"); then
+		tap_ok "dump-flows $1"
+	else
+		tap_not_ok "dump-flows $1"
+		sed 's/^/#   /' "$err"
+	fi
+	rm -f "$err"
 }
 
 # dump_field DUMP MATCH FIELD: the same from a dump-flows output already

@@ -1,20 +1,42 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [CASE...]: the kernel suite, run inside one test host by
-# tests/vm-run.sh with the datapath under test already loaded.  Runs every
-# cases/*.sh in order (or the named ones) and prints TAP.
+# run.sh [--pass ours|in-tree]... [CASE...]: the kernel suite, run inside
+# one test host by tests/vm-run.sh.  Prints one TAP stream for the boot.
 #
-# Each case is sourced and reports through tests/lib/tap.sh; it may define
-# case_cleanup, which runs after it whatever happened, so that a failing
-# case leaves no namespaces or datapaths behind for the next.
+# Each pass (default: the one datapath the harness loaded) loads its module
+# and proves which one is loaded, runs every cases/*.sh (or the named ones)
+# against it, and ends with its own kernel-log checkpoint: no splat and no
+# kmemleak suspect since the pass began, so a report is laid at the door of
+# the module that caused it.  Cases marked "# roam: once-per-boot" compare
+# both modules within themselves; they run once, after the passes.
+#
+# Every case runs in its own shell (case.sh) under a time limit, "# roam:
+# limit SECONDS" in its header or 240 s, four times that on the debug
+# kernel; a case that hangs fails one point and the next case runs.  Each
+# case ends with a point saying that it ran to the end.  Points read
+# "[PASS] description".
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
 # lib/tap.sh is tests/lib/tap.sh, copied into the job by launch.sh.
 # shellcheck source=../lib/tap.sh
 . lib/tap.sh
+# shellcheck source=../vm/roam.sh
+. "$ROAM_LIB"
 # shellcheck source=lib.sh
 . ./lib.sh
+
+passes=() cases=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--pass) passes+=("$2"); shift 2 ;;
+	*) cases+=("$1"); shift ;;
+	esac
+done
+[ ${#passes[@]} -gt 0 ] || passes=("$ROAM_DATAPATH")
+[ ${#cases[@]} -gt 0 ] || cases=(cases/*.sh)
+scale=1
+[ "${ROAM_DEBUG_KERNEL:-0}" != 1 ] || scale=4
 
 # The TAP stream is stdout.  Tools log to stderr (ovs-dpctl says at INFO
 # level which features the module lacks): turn those lines into TAP
@@ -22,20 +44,96 @@ cd "$(dirname "$0")" || exit 1
 exec 3>&2 2> >(sed -u 's/^/# stderr: /')
 stderr_pid=$!
 
-tap_diag "kernel suite on $(uname -r), datapath $ROAM_DATAPATH," \
-	"debug kernel: ${ROAM_DEBUG_KERNEL:-0}"
+# case_meta FILE KEY: VALUE of FILE's "# roam: KEY [VALUE]" header line.
+case_meta() {
+	sed -n "s/^# roam: $2 *//p" "$1" | head -n 1 | grep '' ||
+		return 1
+}
 
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(cases/*.sh)
+# scrub: what a case killed at its time limit may have left: namespaces,
+# datapaths, Open vSwitch daemons.
+scrub() {
+	local dp
+
+	/usr/share/openvswitch/scripts/ovs-ctl stop >/dev/null 2>&1
+	ip -all netns delete 2>/dev/null
+	for dp in $(ovs-dpctl dump-dps 2>/dev/null); do
+		ovs-dpctl del-dp "$dp" >/dev/null 2>&1
+	done
+	return 0
+}
+
+# run_case LABEL FILE: FILE's points, renumbered and labelled, then the
+# point that says it ran to the end within its limit.
+run_case() {
+	local label=$1 file=$2 name=${2##*/} limit line rc=none ended=0 t0
+
+	limit=$(case_meta "$file" limit) || limit=240
+	limit=$((limit * scale))
+	tap_diag "case $name ($label, limit ${limit}s)"
+	t0=$(date +%s)
+	while IFS= read -r line; do
+		case "$line" in
+		"#@end") ended=1 ;;
+		"#@rc "*) rc=${line#"#@rc "} ;;
+		"ok "[0-9]*" - "*) tap_ok "[$label] ${line#ok * - }" ;;
+		"not ok "[0-9]*" - "*) tap_not_ok "[$label] ${line#not ok * - }" ;;
+		"#"*) printf '%s\n' "$line" ;;
+		*) printf '# stdout: %s\n' "$line" ;;
+		esac
+	done < <(timeout -k 30 "$limit" bash ./case.sh "$file" </dev/null
+		echo "#@rc $?")
+	tap_diag "case $name took $(($(date +%s) - t0))s"
+	case "$rc:$ended" in
+	124:* | 137:*)
+		tap_not_ok "[$label] $name finished within its limit (${limit}s)"
+		scrub
+		;;
+	*:1) tap_ok "[$label] $name ran to the end" ;;
+	*) tap_not_ok "[$label] $name ran to the end (it stopped with exit $rc)" ;;
+	esac
+}
+
+once=() each=()
 for c in "${cases[@]}"; do
-	tap_diag "case ${c##*/}"
-	unset -f case_cleanup
-	# shellcheck source=/dev/null
-	. "$c"
-	if declare -F case_cleanup >/dev/null; then
-		case_cleanup >/dev/null 2>&1 || true
+	if case_meta "$c" once-per-boot >/dev/null; then
+		once+=("$c")
+	else
+		each+=("$c")
 	fi
 done
+
+tap_diag "kernel suite on $(uname -r), debug kernel: ${ROAM_DEBUG_KERNEL:-0}," \
+	"passes: ${passes[*]}"
+for pass in "${passes[@]}"; do
+	export ROAM_DATAPATH=$pass
+	tap_diag "pass $pass"
+	roam_klog_mark "pass-$pass"
+	if check "[$pass] load the $pass module and prove it is the one loaded" \
+		dp_load "$pass"; then
+		for c in ${each[@]+"${each[@]}"}; do
+			run_case "$pass" "$c"
+		done
+	else
+		for c in ${each[@]+"${each[@]}"}; do
+			tap_not_ok "[$pass] ${c##*/} (not run: the module did not load)"
+		done
+	fi
+	check "[$pass] the kernel log is clean since the pass began" \
+		roam_klog_check "pass-$pass"
+done
+
+if [ ${#once[@]} -gt 0 ]; then
+	# kmemleak for these is the runner's final check, over the whole job.
+	tap_diag "once per boot, both modules"
+	roam_klog_mark both
+	for c in "${once[@]}"; do
+		run_case both "$c"
+	done
+	check "[both] the kernel log has no splat since these cases began" \
+		roam_klog_splats both
+fi
+
 tap_done
 status=$?
 exec 2>&3 3>&-

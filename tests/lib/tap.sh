@@ -26,8 +26,9 @@ tap_diag() {
 	printf '%s\n' "$*" | sed 's/^/# /'
 }
 
-# check DESCRIPTION CMD...: one test point that passes iff CMD succeeds.
-# CMD's output is shown as diagnostics when it fails.
+# check DESCRIPTION CMD...: one test point that passes iff CMD succeeds;
+# returns CMD's verdict too.  CMD's output is shown as diagnostics when it
+# fails.
 check() {
 	local desc=$1 out
 	shift
@@ -37,18 +38,66 @@ check() {
 	else
 		tap_not_ok "$desc"
 		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+		return 1
 	fi
 }
 
-# check_fails DESCRIPTION CMD...: passes iff CMD fails.
+# check_fails DESCRIPTION CMD...: passes iff CMD runs and fails.  A
+# command that could not run (126, 127), timed out (124) or was killed by a
+# signal (128 and up) did not answer the question: that is a failure too.
 check_fails() {
-	local desc=$1 out
+	local desc=$1 out rc=0
 	shift
 
-	if out=$("$@" 2>&1); then
+	out=$("$@" 2>&1) || rc=$?
+	case "$rc" in
+	0)
 		tap_not_ok "$desc"
 		printf '#   unexpectedly succeeded: %s\n' "$*"
-		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+		;;
+	124 | 126 | 127 | 1[2-9][0-9] | 2[0-9][0-9])
+		tap_not_ok "$desc"
+		printf '#   could not tell: exit %d from %s\n' "$rc" "$*"
+		;;
+	*)
+		tap_ok "$desc"
+		return 0
+		;;
+	esac
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+}
+
+# check_output DESCRIPTION EXPECTED CMD...: CMD succeeds and its stdout is
+# EXPECTED.  Unlike check_eq with "$(CMD)", a failing CMD never reads as
+# empty output.
+check_output() {
+	local desc=$1 want=$2 out err rc=0
+	shift 2
+
+	err=$(mktemp)
+	out=$("$@" 2>"$err") || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tap_not_ok "$desc"
+		printf '#   exit %d from %s\n' "$rc" "$*"
+		sed 's/^/#   /' "$err"
+	else
+		check_eq "$desc" "$want" "$out"
+	fi
+	rm -f "$err"
+}
+
+# check_absent DESCRIPTION ERE FILE: FILE (a capture, a log) exists and no
+# line of it matches ERE.  A missing or unreadable FILE fails, where
+# check_fails with grep would have passed.
+check_absent() {
+	local desc=$1 ere=$2 file=$3 found
+
+	if [ ! -r "$file" ]; then
+		tap_not_ok "$desc"
+		printf '#   %s is missing\n' "$file"
+	elif found=$(grep -E -- "$ere" "$file"); then
+		tap_not_ok "$desc"
+		printf '%s\n' "$found" | head -n 10 | sed 's/^/#   /'
 	else
 		tap_ok "$desc"
 	fi

@@ -9,7 +9,11 @@
 #   shell        shellcheck on every shell script in the repository
 #   userspace    userspace builds with the hardened warning set and -Werror
 #
-# Findings are printed; the exit status is non-zero if there were any.
+# Findings are printed; the exit status is non-zero if there were any, and
+# also when a checker is missing, crashes or checks fewer files than it was
+# given: a checker that did not run never reads as "clean".  ROAM_SPARSE,
+# ROAM_CHECKPATCH and ROAM_SHELLCHECK name other programs to run in their
+# place (the unit suite uses that to break them on purpose).
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -20,7 +24,7 @@ set -euo pipefail
 CHECKPATCH_IGNORE=FILE_PATH_CHANGES,SPDX_LICENSE_TAG
 
 # kbuild_findings ARGS...: rebuild the module with ARGS and print every
-# compiler or sparse diagnostic.
+# compiler or sparse diagnostic; a failed build is a finding.
 kbuild_findings() {
 	local out
 
@@ -29,7 +33,16 @@ kbuild_findings() {
 		echo "module build failed"
 		return 0
 	}
-	printf '%s\n' "$out" | grep -E 'warning:|error:|note:' || true
+	printf '%s\n' "$out" | grep -E 'warning:|error:|note:|not found' || true
+}
+
+# checker_ran NAME RC STDERR: a checker that exits above 1 (1 is "found
+# something") or writes to stderr did not check: say so, as a finding.
+checker_ran() {
+	if [ "$2" -gt 1 ] || [ -n "$3" ]; then
+		printf '%s did not run cleanly (exit %d)\n' "$1" "$2"
+		[ -z "$3" ] || printf '%s\n' "$3" | head -n 20
+	fi
 }
 
 shell_scripts() {
@@ -53,18 +66,41 @@ kernel-w1)
 	findings=$(kbuild_findings W=1)
 	;;
 sparse)
-	findings=$(kbuild_findings C=2)
+	sparse=${ROAM_SPARSE:-sparse}
+	if ! command -v "$sparse" >/dev/null; then
+		findings="sparse ($sparse) is not installed"
+	else
+		findings=$(kbuild_findings C=2 CHECK="$sparse")
+	fi
 	;;
 checkpatch)
 	kdir=$("$ROAM_TOP/kernel/build-kernel.sh" host)
+	checkpatch=${ROAM_CHECKPATCH:-$kdir/build/source/scripts/checkpatch.pl}
 	cd "$ROAM_TOP/kernel"
-	findings=$("$kdir/build/source/scripts/checkpatch.pl" --strict \
-		--no-tree --terse --show-types --ignore "$CHECKPATCH_IGNORE" \
-		-f ./*.[ch] | grep -v '^total:' || true)
+	sources=(./*.[ch])
+	err=$(mktemp)
+	rc=0
+	out=$("$checkpatch" --strict --no-tree --terse --show-types \
+		--ignore "$CHECKPATCH_IGNORE" -f "${sources[@]}" 2>"$err") || rc=$?
+	findings=$(checker_ran checkpatch "$rc" "$(cat "$err")"
+		grep -v '^total:' <<<"$out")
+	rm -f "$err"
+	# one "total:" line per file, or it stopped before the end
+	totals=$(grep -c '^total:' <<<"$out")
+	[ "$totals" -eq ${#sources[@]} ] || [ -n "$findings" ] ||
+		findings="checkpatch checked $totals of ${#sources[@]} files"
 	;;
 shell)
+	shellcheck=${ROAM_SHELLCHECK:-shellcheck}
 	mapfile -t scripts < <(shell_scripts)
-	findings=$(shellcheck -x "${scripts[@]}" 2>&1 || true)
+	err=$(mktemp)
+	rc=0
+	out=$("$shellcheck" -x "${scripts[@]}" 2>"$err") || rc=$?
+	findings=$(checker_ran shellcheck "$rc" "$(cat "$err")"
+		printf '%s' "$out")
+	rm -f "$err"
+	[ "$rc" -eq 0 ] || [ -n "$findings" ] ||
+		findings="shellcheck failed (exit $rc) and said nothing"
 	;;
 userspace)
 	scratch=$(mktemp -d)

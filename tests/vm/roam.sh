@@ -59,3 +59,127 @@ roam_get() {
 	done
 	cat "$ROAM_SHARED/.kv.$key"
 }
+
+# The kernel log rules, one set for the whole harness: the runner's final
+# verdict, each kernel-suite pass and tests/vm-run.sh's check of the whole
+# console all use these.
+#
+# ROAM_SPLAT_ERE: a kernel log line that says something went wrong.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+ROAM_SPLAT_ERE='BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|Call Trace:'
+ROAM_SPLAT_ERE+='|KASAN|UBSAN|general protection fault|stack-protector'
+ROAM_SPLAT_ERE+='|possible (circular|recursive) locking|inconsistent lock state'
+ROAM_SPLAT_ERE+='|suspicious RCU usage|rcu.*stall|soft lockup|hung_task'
+ROAM_SPLAT_ERE+='|blocked for more than|DEBUG_LOCKS_WARN_ON|refcount_t:'
+ROAM_SPLAT_ERE+='|list_(add|del) corruption|sleeping function called'
+
+ROAM_KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# roam_klog_mark NAME: start checkpoint NAME: a "roam: checkpoint NAME"
+# line in the kernel log (and so on the console), and the uptime from which
+# kmemleak suspects count.
+roam_klog_mark() {
+	mkdir -p /run/roam-klog
+	cut -d' ' -f1 /proc/uptime >"/run/roam-klog/$1" || return 1
+	echo "roam: checkpoint $1" >/dev/kmsg
+}
+
+# roam_klog_since NAME: the kernel log from checkpoint NAME on.  Fails if
+# dmesg fails or the checkpoint is not in the log (pushed out of the ring:
+# then the console check on the build machine still sees everything).
+roam_klog_since() {
+	local log
+
+	log=$(dmesg) || { echo "roam_klog_since: dmesg failed" >&2; return 1; }
+	grep -q "roam: checkpoint $1\$" <<<"$log" || {
+		echo "roam_klog_since: checkpoint $1 is no longer in the kernel log" >&2
+		return 1
+	}
+	sed -n "/roam: checkpoint $1\$/,\$p" <<<"$log"
+}
+
+# roam_kmemleak_scan NAME: with kmemleak, scan and print the suspects
+# allocated since checkpoint NAME (by their age), each confirmed by a second
+# scan, since the first may miss a pointer in flight.  Objects from before
+# the checkpoint (boot-time leaks of the kernel itself) never count.
+# Prints nothing without kmemleak; fails if the scan cannot be read.
+roam_kmemleak_scan() {
+	local since suspects
+
+	[ -w "$ROAM_KMEMLEAK" ] || return 0
+	since=$(cat "/run/roam-klog/$1") || return 1
+	suspects=$(roam_kmemleak_young "$since") || return 1
+	[ -n "$suspects" ] || return 0
+	roam_kmemleak_young "$since"
+}
+
+# roam_kmemleak_young SINCE: one scan; the suspects younger than SINCE.
+roam_kmemleak_young() {
+	local max
+
+	echo scan >"$ROAM_KMEMLEAK" || return 1
+	max=$(awk -v s="$1" '{ print $1 - s + 1 }' /proc/uptime) || return 1
+	awk -v max="$max" '
+		function flush() { if (keep) printf "%s", block; block = ""; keep = 0 }
+		/^unreferenced object/ { flush() }
+		match($0, /\(age [0-9.]+s\)/) {
+			keep = substr($0, RSTART + 5, RLENGTH - 7) + 0 <= max
+		}
+		{ block = block $0 "\n" }
+		END { flush() }' "$ROAM_KMEMLEAK"
+}
+
+# roam_klog_splats NAME: no splat in the kernel log since checkpoint NAME
+# (kmemleak is not asked: see roam_klog_check).  Prints what it found, with
+# context, as "# " lines; fails if it found any or could not read the log.
+roam_klog_splats() {
+	local log
+
+	log=$(roam_klog_since "$1") || return 1
+	grep -qE -e "$ROAM_SPLAT_ERE" <<<"$log" || return 0
+	echo "# kernel log since checkpoint $1:"
+	grep -E -B5 -A30 -e "$ROAM_SPLAT_ERE" <<<"$log" | head -n 80 |
+		sed 's/^/#   /'
+	return 1
+}
+
+# roam_klog_check NAME: nothing went wrong since checkpoint NAME: no splat
+# in the kernel log and no kmemleak suspect.  Prints what it found (as "# "
+# lines) and fails if anything, or if the log could not be read.
+roam_klog_check() {
+	local rc=0 leaks
+
+	roam_klog_splats "$1" || rc=1
+	leaks=$(roam_kmemleak_scan "$1") || {
+		echo "# kmemleak: the scan failed"
+		return 1
+	}
+	[ -n "$leaks" ] || return "$rc"
+	echo "# kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") suspects since checkpoint $1:"
+	head -n 60 <<<"$leaks" | sed 's/^/#   /'
+	return 1
+}
+
+# roam_dp_prove ours|in-tree FILE: the loaded openvswitch module is the one
+# built as FILE, by three independent marks: its srcversion, its taint
+# (ours is built out of tree, "O"; the in-tree one is not) and, for the
+# in-tree one, the file's place in the kernel's own module tree.
+roam_dp_prove() {
+	local want=$1 file=$2 got taint
+
+	[ -d /sys/module/openvswitch ] || { echo "no openvswitch module is loaded"; return 1; }
+	got=$(cat /sys/module/openvswitch/srcversion) || return 1
+	[ "$got" = "$(modinfo -F srcversion "$file")" ] || {
+		echo "loaded srcversion $got is not that of $file"
+		return 1
+	}
+	taint=$(cat /sys/module/openvswitch/taint) || return 1
+	case "$want:$taint:$file" in
+	ours:*O*:*) ;;
+	in-tree:*O*:*) echo "the loaded module is out of tree (taint '$taint')"; return 1 ;;
+	in-tree:*:/lib/modules/"$(uname -r)"/kernel/net/openvswitch/openvswitch.ko) ;;
+	in-tree:*) echo "$file is not the kernel's own module"; return 1 ;;
+	ours:*) echo "the loaded module is not out of tree (taint '$taint')"; return 1 ;;
+	*) echo "roam_dp_prove: unknown datapath $want"; return 1 ;;
+	esac
+}

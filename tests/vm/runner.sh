@@ -11,8 +11,9 @@
 #   - load the requested datapath and prove it is the loaded one;
 #   - run the job (/roam/job.env: ROAM_PROG, ROAM_ARGS, ...) from a local
 #     copy of /roam/payload, output to /dev/hvc0, stdin from /dev/null;
-#   - check the kernel log (kmemleak scans on the debug kernel), print a
-#     "# kernel log: ..." verdict, write /roam/hostN/kernel-status;
+#   - let deferred work settle, check the kernel log since the job began
+#     (roam_klog_check: splats, and kmemleak suspects on the debug kernel),
+#     print a "# kernel log: ..." verdict, write /roam/hostN/kernel-status;
 #   - write /roam/hostN/status (the job's exit status) and power off.
 # /roam/hostN/started is written as soon as the runner runs.
 set -uo pipefail
@@ -49,6 +50,8 @@ fail() {
 
 # shellcheck source=/dev/null
 . "$share/job.env"
+# shellcheck source=roam.sh
+. "$share/roam.sh"
 export ROAM_HOSTS ROAM_DATAPATH ROAM_DEBUG_KERNEL
 export ROAM_HOST=roam-host$index ROAM_HOST_INDEX=$index ROAM_BOOT=$boot
 export ROAM_SHARED=$share/shared ROAM_LIB=$share/roam.sh
@@ -98,34 +101,12 @@ case "$ROAM_DATAPATH:$file" in
 ours:"$updates"/openvswitch.ko | in-tree:*/kernel/net/openvswitch/openvswitch.ko) ;;
 *) fail "modprobe would load $file, not the $ROAM_DATAPATH datapath" ;;
 esac
-want=$(modinfo -F srcversion "$file")
-[ -n "$want" ] || fail "$file has no srcversion"
 modprobe openvswitch || fail "modprobe openvswitch ($ROAM_DATAPATH, $file) failed"
-got=$(cat /sys/module/openvswitch/srcversion 2>/dev/null)
-[ "$got" = "$want" ] ||
-	fail "loaded openvswitch has srcversion '$got', $file has '$want'"
-echo "# datapath: $ROAM_DATAPATH (srcversion $got, $file)"
+proof=$(roam_dp_prove "$ROAM_DATAPATH" "$file") || fail "$proof"
+echo "# datapath: $ROAM_DATAPATH (srcversion $(cat /sys/module/openvswitch/srcversion)," \
+	"taint '$(cat /sys/module/openvswitch/taint)', $file)"
 
-# kmemleak (debug kernel): only objects allocated after this point count,
-# told apart by their age; a scan takes ~25 s under TCG with KASAN.
-kmemleak=/sys/kernel/debug/kmemleak
-job_start=$(cut -d' ' -f1 /proc/uptime)
-
-# kmemleak_scan: scan, and print the suspects younger than the job.
-kmemleak_scan() {
-	local max
-
-	echo scan >"$kmemleak"
-	max=$(awk -v s="$job_start" '{ print $1 - s + 1 }' /proc/uptime)
-	awk -v max="$max" '
-		function flush() { if (keep) printf "%s", block; block = ""; keep = 0 }
-		/^unreferenced object/ { flush() }
-		match($0, /\(age [0-9.]+s\)/) {
-			keep = substr($0, RSTART + 5, RLENGTH - 7) + 0 <= max
-		}
-		{ block = block $0 "\n" }
-		END { flush() }' "$kmemleak"
-}
+roam_klog_mark job || fail "cannot write a checkpoint into the kernel log"
 
 # The job, from a local copy so that each host may write into its tree.
 work=/root/job
@@ -144,30 +125,19 @@ else
 fi
 cd / || true
 
-# The kernel log verdict.
-if [ -w "$kmemleak" ]; then
-	# a suspect must survive a second scan: the first may have missed a
-	# pointer in flight
-	kmemleak_scan >"$me/kmemleak.txt"
-	[ ! -s "$me/kmemleak.txt" ] || kmemleak_scan >"$me/kmemleak.txt"
-fi
-dmesg >"$me/dmesg.txt"
-grep -E -e 'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|Call Trace:' \
-	-e 'KASAN|UBSAN|general protection fault|stack-protector' \
-	-e 'possible (circular|recursive) locking|inconsistent lock state' \
-	-e 'suspicious RCU usage|rcu.*stall|soft lockup|hung_task|blocked for more than' \
-	-e 'DEBUG_LOCKS_WARN_ON' \
-	"$me/dmesg.txt" >"$me/kernel-report.txt"
-if [ -s "$me/kmemleak.txt" ]; then
-	grep -E '^unreferenced object' "$me/kmemleak.txt" >>"$me/kernel-report.txt"
-fi
-if [ -s "$me/kernel-report.txt" ]; then
-	echo "# kernel log: $(wc -l <"$me/kernel-report.txt") suspicious lines:"
-	head -n 40 "$me/kernel-report.txt" | sed 's/^/#   /'
-	[ ! -s "$me/kmemleak.txt" ] || head -n 60 "$me/kmemleak.txt" | sed 's/^/#   /'
-	echo 1 >"$me/kernel-status"
-else
+# The kernel log verdict, once deferred work (namespace cleanup, RCU
+# callbacks, the job's last background processes) has had time to run.
+sleep 3
+report=$(roam_klog_check job)
+kstatus=$?
+dmesg >"$me/dmesg.txt" 2>&1
+if [ "$kstatus" -eq 0 ]; then
 	echo "# kernel log: clean"
-	echo 0 >"$me/kernel-status"
+else
+	printf '%s\n' "${report:-# kernel log: could not be read}" >"$me/kernel-report.txt"
+	echo "# kernel log: not clean since the job began:"
+	cat "$me/kernel-report.txt"
+	kstatus=1
 fi
+echo "$kstatus" >"$me/kernel-status"
 finish "$rc"

@@ -5,10 +5,7 @@
 # with the ABI's versions and multicast groups; a fresh datapath dump is
 # empty.
 
-case "$ROAM_DATAPATH" in
-ours) check "our module is loaded" dp_is "$OURS_KO" ;;
-in-tree) check "the in-tree module is loaded" dp_is "$INTREE_KO" ;;
-esac
+check "the $ROAM_DATAPATH module is loaded" dp_prove "$ROAM_DATAPATH"
 
 for fam in ovs_datapath:2 ovs_vport:1 ovs_flow:1 ovs_packet:1; do
 	name=${fam%:*} version=${fam#*:}
@@ -18,11 +15,10 @@ for fam in ovs_datapath:2 ovs_vport:1 ovs_flow:1 ovs_packet:1; do
 		grep -Eq "Version: 0x0*$version\b" <<<"$info"
 done
 for group in ovs_datapath ovs_vport ovs_flow; do
-	check "family $group has multicast group $group" \
-		grep -Eq "name: $group\b" <<<"$(genl_family "$group")"
+	check_output "family $group has multicast group $group" "$group" \
+		genl_groups "$group"
 done
-check_fails "ovs_packet has no multicast group" \
-	grep -q "multicast groups" <<<"$(genl_family ovs_packet)"
+check_output "ovs_packet has no multicast group" "" genl_groups ovs_packet
 
 # stdout only: ovs-dpctl logs on stderr that our module has no meters.
-check_eq "a fresh datapath dump is empty" "" "$(ovs-dpctl dump-dps 2>/dev/null)"
+check_output "a fresh datapath dump is empty" "" ovs-dpctl dump-dps

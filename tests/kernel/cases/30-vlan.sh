@@ -60,7 +60,7 @@ check "the trunk sends the reply tagged 802.1Q vlan 10" captured /tmp/vlan.trunk
 	'02:00:00:00:00:02 > 02:00:00:00:00:01, ethertype 802\.1Q \(0x8100\), length [0-9]+: vlan 10, p 0, ethertype IPv4 \(0x0800\).* 198\.51\.100\.2 > 198\.51\.100\.1: ICMP echo reply'
 check "the access port sees the reply untagged" captured /tmp/vlan.access \
 	'02:00:00:00:00:02 > 02:00:00:00:00:01, ethertype IPv4 \(0x0800\), length 98: 198\.51\.100\.2 > 198\.51\.100\.1: ICMP echo reply'
-check_fails "and no tag at all" grep -q 'vlan' /tmp/vlan.access
+check_absent "and no tag at all" 'vlan' /tmp/vlan.access
 check_eq "the pop flow matched both replies" "2" \
 	"$(flow_field dp0 'vlan(vid=10' packets)"
 

@@ -49,8 +49,8 @@ check "ns2 sees the rewritten source MAC and IPv4 address" captured /tmp/set.1 \
 	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 64,.* 198\.51\.100\.101 > 198\.51\.100\.2: ICMP echo request'
 check "ns2 answers the rewritten address" captured /tmp/set.1 \
 	'02:00:00:00:00:02 > 02:00:00:00:aa:01, .* 198\.51\.100\.2 > 198\.51\.100\.101: ICMP echo reply'
-check_fails "ns2 never sees 198.51.100.1" grep -q '198\.51\.100\.1 >' /tmp/set.1
-check_fails "ns2 sees no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/set.1
+check_absent "ns2 never sees 198.51.100.1" '198\.51\.100\.1 >' /tmp/set.1
+check_absent "ns2 sees no bad checksum" 'bad cksum|wrong' /tmp/set.1
 
 head -c 32768 /dev/urandom >/tmp/set.src
 tcpdump_start 2 /tmp/set.tcp -v tcp
@@ -62,7 +62,7 @@ check "ns2 saw the connection from 198.51.100.101" captured /tmp/set.tcp \
 	' 198\.51\.100\.101\.[0-9]+ > 198\.51\.100\.2\.5001: Flags \[S\]'
 check "whose TCP checksum tcpdump verified" captured /tmp/set.tcp \
 	' 198\.51\.100\.101\.[0-9]+ > 198\.51\.100\.2\.5001: Flags \[S\], cksum 0x[0-9a-f]+ \(correct\)'
-check_fails "no TCP checksum is wrong" grep -Eq 'incorrect|bad cksum' /tmp/set.tcp
+check_absent "no TCP checksum is wrong" 'incorrect|bad cksum' /tmp/set.tcp
 
 # Part 2: whole-key sets; the IPv4 one needs the flow to fix proto and frag.
 exact='in_port(1),eth(),eth_type(0x0800),ipv4(src=198.51.100.1,dst=198.51.100.2,proto=1,frag=no),icmp()'
@@ -75,6 +75,5 @@ check "ping across the whole-key rewrite" nsx 1 "${PING[@]}" 198.51.100.2
 tcpdump_stop
 check "ns2 sees the rewritten MAC, address and ttl 63" captured /tmp/set.2 \
 	'02:00:00:00:aa:01 > 02:00:00:00:00:02, ethertype IPv4 \(0x0800\), length 98: \(tos 0x0, ttl 63,.* 198\.51\.100\.101 > 198\.51\.100\.2: ICMP echo request'
-check_fails "ns2 sees no bad checksum" grep -Eq 'bad cksum|wrong' /tmp/set.2
-check_eq "the exact set flow matched both requests" "2" \
-	"$(flow_field dp0 'proto=1' packets)"
+check_absent "ns2 sees no bad checksum" 'bad cksum|wrong' /tmp/set.2
+check_output "the exact set flow matched both requests" "2" flow_field dp0 'proto=1' packets

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# roam: once-per-boot
 #
 # Flow statistics and TCP flags, and the same flow dump from both
 # datapaths, each loaded in turn in this one boot.
@@ -39,53 +40,55 @@ tcp_normal() {
 # stats_run DP: the same flows and traffic on the loaded datapath, checks
 # tagged with DP; the final normalised dump goes to /tmp/stats.DP.
 stats_run() {
-	local dp=$1 d
+	local dp=$1
 
 	check "add-dp dp0 ($dp)" ovs-dpctl add-dp dp0
 	check "add-if p1 and p2 ($dp)" \
 		eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2"
 	check "add the ICMP and TCP flows ($dp)" add_flows dp0 \
 		"$req" 2 "$rep" 1 "$tcp12" 2 "$tcp21" 1
-	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
+	take_dump dp0
 	check_eq "fresh flows have no stats ($dp)" "0 0 0 0" \
-		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes) $(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
+		"$(dump_field "$dump" 'type=8' packets) $(dump_field "$dump" 'type=8' bytes) $(dump_field "$dump" 'type=0' packets) $(dump_field "$dump" 'type=0' bytes)"
 
 	check "3 pings ($dp)" nsx 1 "${PING[@]}" -c 3 198.51.100.2
-	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
+	take_dump dp0
 	check_eq "the request flow counted packets:3 bytes:294 ($dp)" "3 294" \
-		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes)"
+		"$(dump_field "$dump" 'type=8' packets) $(dump_field "$dump" 'type=8' bytes)"
 	check_eq "the reply flow counted packets:3 bytes:294 ($dp)" "3 294" \
-		"$(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
+		"$(dump_field "$dump" 'type=0' packets) $(dump_field "$dump" 'type=0' bytes)"
 	check_eq "ICMP flows carry no tcp flags ($dp)" "" \
-		"$(dump_field "$d" 'type=8' flags)"
+		"$(dump_field "$dump" 'type=8' flags)"
 
 	echo hello >/tmp/stats.hello
 	check "a short TCP connection ($dp)" tcp_send 1 2 5002 /tmp/stats.hello
 	sleep 0.5
-	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
+	take_dump dp0
 	check "the client flow saw SYN ($dp)" \
-		grep -q S <<<"$(dump_field "$d" 'dst=5002' flags)"
+		grep -q S <<<"$(dump_field "$dump" 'dst=5002' flags)"
 	check "the client flow saw FIN ($dp)" \
-		grep -q F <<<"$(dump_field "$d" 'dst=5002' flags)"
+		grep -q F <<<"$(dump_field "$dump" 'dst=5002' flags)"
 	check "the client flow saw PSH and ACK ($dp)" \
-		grep -q 'P.*\.\|\..*P' <<<"$(dump_field "$d" 'dst=5002' flags)"
+		grep -q 'P.*\.\|\..*P' <<<"$(dump_field "$dump" 'dst=5002' flags)"
 	check "the server flow saw SYN-ACK and FIN ($dp)" \
-		grep -q 'S.*F\|F.*S' <<<"$(dump_field "$d" 'src=5002' flags)"
-	tcp_normal dp0 >"/tmp/stats.$dp"
+		grep -q 'S.*F\|F.*S' <<<"$(dump_field "$dump" 'src=5002' flags)"
+	check "dump the flows to compare ($dp)" \
+		eval 'tcp_normal dp0 >"/tmp/stats.$dp"'
 
 	check "mod-flow --clear the request flow ($dp)" \
 		ovs-dpctl --clear mod-flow dp0 "$req" 2
-	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
+	take_dump dp0
 	check_eq "its stats are zero ($dp)" "0 0" \
-		"$(dump_field "$d" 'type=8' packets) $(dump_field "$d" 'type=8' bytes)"
+		"$(dump_field "$dump" 'type=8' packets) $(dump_field "$dump" 'type=8' bytes)"
 	check_eq "the reply flow keeps its stats ($dp)" "3 294" \
-		"$(dump_field "$d" 'type=0' packets) $(dump_field "$d" 'type=0' bytes)"
+		"$(dump_field "$dump" 'type=0' packets) $(dump_field "$dump" 'type=0' bytes)"
 	check "mod-flow --clear the client TCP flow ($dp)" \
 		ovs-dpctl --clear mod-flow dp0 "$tcp12" 2
-	d=$(ovs-dpctl dump-flows dp0 2>/dev/null)
+	take_dump dp0
 	check_eq "its tcp flags are cleared ($dp)" "" \
-		"$(dump_field "$d" 'dst=5002' flags)"
-	tcp_normal dp0 >>"/tmp/stats.$dp"
+		"$(dump_field "$dump" 'dst=5002' flags)"
+	check "dump the flows to compare again ($dp)" \
+		eval 'tcp_normal dp0 >>"/tmp/stats.$dp"'
 	check "del-dp dp0 ($dp)" ovs-dpctl del-dp dp0
 }
 
@@ -101,6 +104,5 @@ for dp in in-tree ours; do
 	[ "$loaded" -ne 0 ] || stats_run "$dp"
 done
 diff -u /tmp/stats.in-tree /tmp/stats.ours >/tmp/stats.diff 2>&1
-check_eq "the flow dumps of both datapaths are identical" "" \
-	"$(cat /tmp/stats.diff)"
+check_output "the flow dumps of both datapaths are identical" "" cat /tmp/stats.diff
 check "reload the harness's datapath ($ROAM_DATAPATH)" dp_load "$ROAM_DATAPATH"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# roam: once-per-boot
 #
 # Flow keys, differentially: our module parses, echoes and extracts flow
 # keys and masks exactly as the in-tree module does, but where it answers
@@ -25,10 +26,7 @@ case_cleanup() {
 
 # restore_datapath: the module under test loaded, unless it already is.
 restore_datapath() {
-	local ko=$OURS_KO
-
-	[ "$ROAM_DATAPATH" = ours ] || ko=$INTREE_KO
-	dp_is "$ko" || dp_load "$ROAM_DATAPATH"
+	dp_is "$ROAM_DATAPATH" || dp_load "$ROAM_DATAPATH"
 }
 
 # run_oracle DATAPATH: key-oracle's lines with DATAPATH loaded, saved in

@@ -52,10 +52,9 @@ action-unknown-type EINVAL
 flow-nested-ok OK
 flow-nested-ok-del OK
 EOT
-check_eq "no request left a datapath behind" "system@dp0" \
-	"$(ovs-dpctl dump-dps 2>/dev/null)"
-check_eq "no request left a port behind" "dp0 internal" "$(dp_ports dp0)"
-check_eq "no request left a flow behind" "" "$(ovs-dpctl dump-flows dp0)"
+check_output "no request left a datapath behind" "system@dp0" ovs-dpctl dump-dps
+check_output "no request left a port behind" "dp0 internal" dp_ports dp0
+check_output "no request left a flow behind" "" ovs-dpctl dump-flows dp0
 check "del-dp dp0" ovs-dpctl del-dp dp0
 
 ns_add 1

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every build script's cache handling on an empty ROAM_CACHE (not even the
+# directory exists), with the expensive builders stubbed: make, mmdebstrap,
+# mke2fs, depmod, gcc and the kernel source tarball are stand-ins on PATH
+# that make the files the real ones would and log each call.  Checks:
+#   - each script works on the empty cache and yields what it promises;
+#   - a second run rebuilds nothing;
+#   - a rebuild prunes the superseded builds of its kind and keeps its own;
+#   - locks live under $ROAM_CACHE/.lock.
+# What it does not check is the builders themselves: that is the documented
+# full run, ROAM_CACHE=$(mktemp -d) ./roam test (README, "Budget").
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+stubs=$scratch/bin
+mkdir "$stubs"
+export ROAM_CACHE=$scratch/cache STUB_LOG=$scratch/calls
+: >"$STUB_LOG"
+
+# stub NAME BODY: an executable NAME on PATH running BODY under bash.
+stub() {
+	printf '#!/bin/bash\necho "%s $*" >>"$STUB_LOG"\n%s\n' "$1" "$2" >"$stubs/$1"
+	chmod +x "$stubs/$1"
+}
+
+stub id '[ "$1" = -u ] && { echo 0; exit 0; }; exec /usr/bin/id "$@"'
+stub apt-get 'echo "apt-get must not run: every package is there" >&2; exit 1'
+stub dpkg-query 'case "$*" in
+*Status*) echo "install ok installed" ;;
+*Version*) echo 6.1.stub-1 ;;
+*) for a; do [ "${a#-}" = "$a" ] && printf "%s\tstub\n" "$a"; done ;;
+esac'
+# The kernel source: a tree with only a merge_config.sh that writes the
+# fragments into .config the way olddefconfig would keep them.
+stub tar 'case "$*" in
+*linux-source-6.1.tar.xz*)
+	while [ $# -gt 0 ]; do [ "$1" = -C ] && dir=$2; shift; done
+	mkdir -p "$dir/scripts/kconfig" "$dir/kernel/configs"
+	: >"$dir/kernel/configs/kvm_guest.config"
+	cat >"$dir/scripts/kconfig/merge_config.sh" <<"EOT"
+#!/bin/bash
+while [ "$1" != -O ]; do shift; done
+out=$2; shift 3
+cat "$@" | sed -E "s/^(CONFIG_[A-Z0-9_]+)=n$/# \1 is not set/" >>"$out/.config"
+EOT
+	chmod +x "$dir/scripts/kconfig/merge_config.sh" ;;
+*) exec /bin/tar "$@" ;;
+esac'
+stub make 'src= o= m= path=
+for a; do
+	case "$a" in
+	O=*) o=${a#O=} ;; M=*) m=${a#M=} ;; INSTALL_MOD_PATH=*) path=${a#*=} ;;
+	esac
+done
+prev=
+for a; do [ "$prev" = -C ] && src=$a; prev=$a; done
+for a; do
+	case "$a" in
+	tinyconfig) mkdir -p "$o"; : >"$o/.config"; ln -sfn "$src" "$o/source" ;;
+	bzImage) mkdir -p "$o/arch/x86/boot"; echo kernel >"$o/arch/x86/boot/bzImage" ;;
+	modules) [ -z "$m" ] || echo module >"$m/openvswitch.ko" ;;
+	modules_install) mkdir -p "$path/lib/modules/6.1.0-stub/kernel" ;;
+	kernelrelease) echo 6.1.0-stub ;;
+	esac
+done'
+stub mmdebstrap 'for a; do case "$a" in *.tar.tmp) out=$a ;; esac; done
+mkdir -p "$STUB_LOG.root/etc"; echo roam >"$STUB_LOG.root/etc/hostname"
+/bin/tar -C "$STUB_LOG.root" -cf "$out" .'
+stub mke2fs 'for a; do case "$a" in *.img) : >"$a" ;; esac; done'
+stub depmod ':'
+stub gcc 'while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done'
+stub strip ':'
+export PATH=$stubs:$PATH
+
+# calls NAME: how many times the stub NAME ran.
+calls() { grep -c "^$1 " "$STUB_LOG"; }
+# builds: the kernel compilations (make ... bzImage ...) so far.
+builds() { grep -c '^make .* bzImage' "$STUB_LOG"; }
+
+# build_everything DESCRIPTION: what ./roam build runs, as one test point;
+# the outputs' paths go to $kh, $kd, $ih, $id, $mh and $g.
+build_everything() {
+	local log=$scratch/build.log
+
+	if kh=$("$top/kernel/build-kernel.sh" host 2>"$log") &&
+		kd=$("$top/kernel/build-kernel.sh" debug 2>>"$log") &&
+		ih=$("$top/images/build-host.sh" host 2>>"$log") &&
+		id=$("$top/images/build-host.sh" debug 2>>"$log") &&
+		mh=$("$top/kernel/build-module.sh" host 2>>"$log") &&
+		g=$("$top/images/build-guest.sh" 2>>"$log"); then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+		tail -n 20 "$log" | sed 's/^/#   /'
+	fi
+}
+
+check_fails "the cache does not exist yet" test -e "$ROAM_CACHE"
+build_everything "every build script runs on the empty cache"
+check "the host kernel has bzImage, build tree, modules and release" \
+	test -s "$kh/bzImage" -a -d "$kh/build" -a -d "$kh/modules" -a -s "$kh/release"
+check "the debug kernel is a build of its own" test -s "$kd/bzImage" -a "$kd" != "$kh"
+check "the host image has rootfs.img, bzImage and release" \
+	test -e "$ih/rootfs.img" -a -s "$ih/bzImage" -a -s "$ih/release"
+check "the debug image too" test -e "$id/rootfs.img" -a -s "$id/bzImage"
+check "the module was built" test -s "$mh"
+check "the guest has bzImage, initramfs and roam-traffic" \
+	test -s "$g/bzImage" -a -s "$g/initramfs.cpio.gz" -a -e "$g/roam-traffic"
+check "the locks live under \$ROAM_CACHE/.lock" test -d "$ROAM_CACHE/.lock"
+check_output "two kernels were compiled" 2 builds
+check_output "one base image was bootstrapped" 1 calls mmdebstrap
+
+before=$(wc -l <"$STUB_LOG")
+build_everything "a second run succeeds"
+check_output "and compiles no kernel" 2 builds
+check_output "and bootstraps no image" 1 calls mmdebstrap
+check_output "and makes no ext4 image" 2 calls mke2fs
+check "and runs no builder but the module's make" \
+	test -z "$(tail -n +"$((before + 1))" "$STUB_LOG" | grep -v '^make .*M=' |
+		grep -Ev '^(dpkg-query|id|tar) ')"
+
+# Superseded builds: made-up keys beside the real ones, then rebuilds.
+mkdir -p "$ROAM_CACHE/kernel/host-0000000000000000" \
+	"$ROAM_CACHE/module/host-0000000000000000" \
+	"$ROAM_CACHE/image/host-0000000000000000" \
+	"$ROAM_CACHE/guest/0000000000000000"
+rm "$kh/.done" "$g/.done" "$ih/.done"
+build_everything "rebuilds succeed"
+check_fails "a kernel rebuild prunes the superseded kernel" \
+	test -e "$ROAM_CACHE/kernel/host-0000000000000000"
+check_fails "and the modules built against it" \
+	test -e "$ROAM_CACHE/module/host-0000000000000000"
+check_fails "an image rebuild prunes the superseded image" \
+	test -e "$ROAM_CACHE/image/host-0000000000000000"
+check_fails "a guest rebuild prunes the superseded guest" \
+	test -e "$ROAM_CACHE/guest/0000000000000000"
+check "each keeps its own build" \
+	test -e "$kh/.done" -a -e "$g/.done" -a -e "$ih/.done" -a -e "$kd/.done"
+
+tap_done
