@@ -25,6 +25,8 @@ cd "$(dirname "$0")" || exit 1
 . "$ROAM_LIB"
 # shellcheck source=lib.sh
 . ./lib.sh
+# shellcheck source=cases.sh
+. ./cases.sh
 
 passes=() cases=()
 while [ $# -gt 0 ]; do
@@ -44,14 +46,8 @@ scale=1
 exec 3>&2 2> >(sed -u 's/^/# stderr: /')
 stderr_pid=$!
 
-# case_meta FILE KEY: VALUE of FILE's "# roam: KEY [VALUE]" header line.
-case_meta() {
-	sed -n "s/^# roam: $2 *//p" "$1" | head -n 1 | grep '' ||
-		return 1
-}
-
 # scrub: what a case killed at its time limit may have left: namespaces,
-# datapaths, Open vSwitch daemons.
+# datapaths, Open vSwitch daemons.  run_case calls it.
 scrub() {
 	local dp
 
@@ -61,37 +57,6 @@ scrub() {
 		ovs-dpctl del-dp "$dp" >/dev/null 2>&1
 	done
 	return 0
-}
-
-# run_case LABEL FILE: FILE's points, renumbered and labelled, then the
-# point that says it ran to the end within its limit.
-run_case() {
-	local label=$1 file=$2 name=${2##*/} limit line rc=none ended=0 t0
-
-	limit=$(case_meta "$file" limit) || limit=240
-	limit=$((limit * scale))
-	tap_diag "case $name ($label, limit ${limit}s)"
-	t0=$(date +%s)
-	while IFS= read -r line; do
-		case "$line" in
-		"#@end") ended=1 ;;
-		"#@rc "*) rc=${line#"#@rc "} ;;
-		"ok "[0-9]*" - "*) tap_ok "[$label] ${line#ok * - }" ;;
-		"not ok "[0-9]*" - "*) tap_not_ok "[$label] ${line#not ok * - }" ;;
-		"#"*) printf '%s\n' "$line" ;;
-		*) printf '# stdout: %s\n' "$line" ;;
-		esac
-	done < <(timeout -k 30 "$limit" bash ./case.sh "$file" </dev/null
-		echo "#@rc $?")
-	tap_diag "case $name took $(($(date +%s) - t0))s"
-	case "$rc:$ended" in
-	124:* | 137:*)
-		tap_not_ok "[$label] $name finished within its limit (${limit}s)"
-		scrub
-		;;
-	*:1) tap_ok "[$label] $name ran to the end" ;;
-	*) tap_not_ok "[$label] $name ran to the end (it stopped with exit $rc)" ;;
-	esac
 }
 
 once=() each=()

@@ -74,8 +74,11 @@ sparse)
 	fi
 	;;
 checkpatch)
-	kdir=$("$ROAM_TOP/kernel/build-kernel.sh" host)
-	checkpatch=${ROAM_CHECKPATCH:-$kdir/build/source/scripts/checkpatch.pl}
+	checkpatch=${ROAM_CHECKPATCH:-}
+	if [ -z "$checkpatch" ]; then
+		kdir=$("$ROAM_TOP/kernel/build-kernel.sh" host)
+		checkpatch=$kdir/build/source/scripts/checkpatch.pl
+	fi
 	cd "$ROAM_TOP/kernel"
 	sources=(./*.[ch])
 	err=$(mktemp)
@@ -83,10 +86,10 @@ checkpatch)
 	out=$("$checkpatch" --strict --no-tree --terse --show-types \
 		--ignore "$CHECKPATCH_IGNORE" -f "${sources[@]}" 2>"$err") || rc=$?
 	findings=$(checker_ran checkpatch "$rc" "$(cat "$err")"
-		grep -v '^total:' <<<"$out")
+		grep -v '^total:' <<<"$out" || true)
 	rm -f "$err"
 	# one "total:" line per file, or it stopped before the end
-	totals=$(grep -c '^total:' <<<"$out")
+	totals=$(grep -c '^total:' <<<"$out" || true)
 	[ "$totals" -eq ${#sources[@]} ] || [ -n "$findings" ] ||
 		findings="checkpatch checked $totals of ${#sources[@]} files"
 	;;
