@@ -132,7 +132,9 @@ sweep_stale_runs() {
 
 	for dir in "$1"/*/; do
 		dir=${dir%/}
-		[ -d "$dir" ] && [ "${dir##*/}" != last-failure ] || continue
+		if [ ! -d "$dir" ] || [ "${dir##*/}" = last-failure ]; then
+			continue
+		fi
 		if [ -e "$dir/.lock" ]; then
 			flock -n "$dir/.lock" true 2>/dev/null || continue
 		elif [ -z "$(find "$dir" -maxdepth 0 -mmin +1)" ]; then

@@ -7,8 +7,8 @@
 # run.sh, and by tests/unit/case-runner.sh, which runs it on the build
 # machine against cases that hang, stop half-way or pass.
 #
-# Needs tests/lib/tap.sh, $scale (the limit multiplier) and a function
-# scrub, called after a case was killed at its limit.
+# Needs tests/lib/tap.sh and a function scrub, called after a case was
+# killed at its limit; $scale multiplies every limit (default 1).
 
 # case_meta FILE KEY: VALUE of FILE's "# roam: KEY [VALUE]" header line.
 case_meta() {
@@ -22,7 +22,7 @@ run_case() {
 	local label=$1 file=$2 name=${2##*/} limit line rc=none ended=0 t0
 
 	limit=$(case_meta "$file" limit) || limit=240
-	limit=$((limit * scale))
+	limit=$((limit * ${scale:-1}))
 	tap_diag "case $name ($label, limit ${limit}s)"
 	t0=$(date +%s)
 	while IFS= read -r line; do

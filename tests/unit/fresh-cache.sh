@@ -11,6 +11,8 @@
 #   - locks live under $ROAM_CACHE/.lock.
 # What it does not check is the builders themselves: that is the documented
 # full run, ROAM_CACHE=$(mktemp -d) ./roam test (README, "Budget").
+# The stubs' bodies are code for later, not for this shell to expand.
+# shellcheck disable=SC2016
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 lint=$top/tests/lint/lint.sh
-nfiles=$(cd "$top/kernel" && ls ./*.[ch] | wc -l)
+nfiles=$(find "$top/kernel" -maxdepth 1 -name '*.[ch]' | wc -l)
 
 # fake NAME BODY: a stand-in checker.
 fake() {

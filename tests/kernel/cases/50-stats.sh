@@ -37,6 +37,11 @@ tcp_normal() {
 	flows "$1" | sed -E '/proto=6/s/packets:[0-9]+, bytes:[0-9]+, //'
 }
 
+# tcp_normal_into DP FILE: tcp_normal DP, added to FILE.
+tcp_normal_into() {
+	tcp_normal "$1" >>"$2"
+}
+
 # stats_run DP: the same flows and traffic on the loaded datapath, checks
 # tagged with DP; the final normalised dump goes to /tmp/stats.DP.
 stats_run() {
@@ -72,8 +77,9 @@ stats_run() {
 		grep -q 'P.*\.\|\..*P' <<<"$(dump_field "$dump" 'dst=5002' flags)"
 	check "the server flow saw SYN-ACK and FIN ($dp)" \
 		grep -q 'S.*F\|F.*S' <<<"$(dump_field "$dump" 'src=5002' flags)"
+	rm -f "/tmp/stats.$dp"
 	check "dump the flows to compare ($dp)" \
-		eval 'tcp_normal dp0 >"/tmp/stats.$dp"'
+		tcp_normal_into dp0 "/tmp/stats.$dp"
 
 	check "mod-flow --clear the request flow ($dp)" \
 		ovs-dpctl --clear mod-flow dp0 "$req" 2
@@ -88,7 +94,7 @@ stats_run() {
 	check_eq "its tcp flags are cleared ($dp)" "" \
 		"$(dump_field "$dump" 'dst=5002' flags)"
 	check "dump the flows to compare again ($dp)" \
-		eval 'tcp_normal dp0 >>"/tmp/stats.$dp"'
+		tcp_normal_into dp0 "/tmp/stats.$dp"
 	check "del-dp dp0 ($dp)" ovs-dpctl del-dp dp0
 }
 
