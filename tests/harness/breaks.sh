@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# breaks.sh: the harness fails when it should, on the build machine, with
+# real boots (TAP):
+#   - a job that exits 0 but leaves a splat line in the kernel log fails
+#     the run, through the runner's verdict and the console check both;
+#   - a harness killed with SIGKILL leaves no QEMU running, and the next
+#     run sweeps its run directory.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$top/scripts/lib.sh"
+
+out=$(mktemp -d)
+vm_pid=
+trap '[ -z "$vm_pid" ] || kill -9 "$vm_pid" 2>/dev/null; rm -rf "$out"' EXIT
+vm_run=$top/tests/vm-run.sh
+
+# 1. SIGKILL during a job.
+"$vm_run" --timeout 300 "$top/tests/harness/breaks/sleep.sh" \
+	>"$out/killed.out" 2>"$out/killed.err" &
+vm_pid=$!
+for _ in $(seq 600); do
+	grep -q 'host 1 up' "$out/killed.err" && break
+	kill -0 "$vm_pid" 2>/dev/null || break
+	sleep 0.2
+done
+check "the job's host came up" grep -q 'host 1 up' "$out/killed.err"
+pidfile=$(find "$ROAM_CACHE/run" -name host1.pid -newer "$out/killed.out" | head -n 1)
+qemu=$(cat "$pidfile" 2>/dev/null)
+check "its QEMU wrote a pidfile" test -n "$qemu"
+rundir=$(dirname "$pidfile")
+kill -9 "$vm_pid"
+wait "$vm_pid" 2>/dev/null
+vm_pid=
+gone() { ! kill -0 "$qemu" 2>/dev/null; }
+for _ in $(seq 50); do gone && break; sleep 0.2; done
+check "QEMU dies with its killed harness" gone
+check "the killed run left its directory" test -d "$rundir"
+
+# 2. A splat in the kernel log of a job that succeeds; this run also
+#    sweeps the killed one's directory when it starts.
+rc=0
+"$vm_run" --timeout 300 "$top/tests/harness/breaks/splat.sh" \
+	>"$out/splat.out" 2>"$out/splat.err" || rc=$?
+check_fails "the next run swept the killed run's directory" test -e "$rundir"
+check "the splat job itself ran to its end" grep -q '^job done' "$out/splat.out"
+check_eq "a splat in the kernel log fails the run" 1 "$rc"
+check "the runner's verdict names it" \
+	grep -q 'kernel log: not clean' "$out/splat.out"
+check "the console check names it" \
+	grep -q 'console not clean' "$out/splat.out"
+check "and shows the line" grep -q 'roam-harness-break' "$out/splat.out"
+
+tap_done
