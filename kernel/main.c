@@ -9,6 +9,7 @@
 #include "actions.h"
 #include "datapath.h"
 #include "dev_notifier.h"
+#include "fault.h"
 #include "flow_table.h"
 #include "genl.h"
 #include "vport.h"
@@ -36,6 +37,7 @@ static int __init rsw_mod_init(void)
 	if (err)
 		goto err_dev_notifier;
 
+	rsw_fault_init();
 	pr_info("roamswitch datapath " RSW_VERSION " loaded\n");
 	return 0;
 
@@ -55,6 +57,7 @@ err_out:
 
 static void __exit rsw_mod_exit(void)
 {
+	rsw_fault_uninit();
 	rsw_genl_uninit();
 	rsw_dev_notifier_uninit();
 	rsw_datapath_uninit();
