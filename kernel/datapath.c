@@ -50,19 +50,19 @@ struct rsw_datapath *rsw_dp_lookup_name(struct net *net, const char *name)
 	return dp;
 }
 
-struct rsw_vport *rsw_dp_local_port(const struct rsw_datapath *dp)
+struct rsw_vport *rsw_dp_local_port(struct rsw_datapath *dp)
 {
 	return rsw_dp_port(dp, OVSP_LOCAL);
 }
 
-const char *rsw_dp_name(const struct rsw_datapath *dp)
+const char *rsw_dp_name(struct rsw_datapath *dp)
 {
 	struct rsw_vport *local = rsw_dp_local_port(dp);
 
 	return local ? local->dev->name : "";
 }
 
-int rsw_dp_ifindex(const struct rsw_datapath *dp)
+int rsw_dp_ifindex(struct rsw_datapath *dp)
 {
 	struct rsw_vport *local = rsw_dp_local_port(dp);
 
@@ -114,8 +114,7 @@ void rsw_dp_del_port(struct rsw_vport *vport)
 }
 
 u32 rsw_dp_upcall_portid(const struct rsw_datapath *dp,
-			 const struct rsw_vport *vport,
-			 const struct sk_buff *skb)
+			 const struct rsw_vport *vport, struct sk_buff *skb)
 {
 	const struct rsw_cpu_pids *pids;
 	unsigned int cpu;
@@ -137,6 +136,8 @@ void rsw_dp_count_lost(struct rsw_datapath *dp)
 {
 	struct rsw_dp_stats *stats = this_cpu_ptr(dp->stats);
 
+	lockdep_assert_in_softirq();
+
 	u64_stats_update_begin(&stats->syncp);
 	stats->lost++;
 	u64_stats_update_end(&stats->syncp);
@@ -151,6 +152,8 @@ void rsw_dp_process_packet(struct sk_buff *skb, struct rsw_flow_key *key)
 	struct rsw_dp_stats *stats;
 	struct rsw_flow *flow;
 	bool hit = false;
+
+	lockdep_assert_in_softirq();
 
 	flow = rsw_flow_table_lookup(&dp->table, key, skb_get_hash(skb),
 				     &n_mask_hit, &n_cache_hit);
@@ -209,7 +212,7 @@ void rsw_dp_read_stats(const struct rsw_datapath *dp,
 		mega->n_mask_hit += snap.mask_hit;
 		mega->n_cache_hit += snap.cache_hit;
 	}
-	stats->n_flows = dp->table.count;
+	stats->n_flows = rsw_flow_table_count(&dp->table);
 }
 
 int rsw_dp_set_cpu_pids(struct rsw_datapath *dp, const struct nlattr *attr)

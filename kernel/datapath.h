@@ -23,18 +23,26 @@
  * the deferred handling of unregistering devices, namespace exit and module
  * unload.  It nests outside RTNL: code holding rsw_mutex may take
  * rtnl_lock(), never the reverse, which is why the netdevice notifier
- * (called under RTNL) only unhooks the device and defers the rest.
+ * (called under RTNL) only unhooks the device and defers the rest.  Entry
+ * points that change state assert it with rsw_assert_locked().
  *
- * Readers never take it.  The packet path runs in softirq context under
- * RCU, and GET and dump commands take rcu_read_lock().  Everything a reader
- * can reach (datapaths, vports, flows, masks, action lists, PID arrays) is
- * published with rcu_assign_pointer() or an RCU-safe container, unpublished
- * under rsw_mutex and freed after a grace period.  Pointers annotated
- * __rcu are read with rcu_dereference() by readers and with rsw_deref()
- * by writers, which lockdep checks against rsw_mutex.
+ * Readers never take it.  The packet path runs in softirq context, or with
+ * bottom halves disabled, under RCU; GET and dump commands take
+ * rcu_read_lock().  Everything a reader can reach (datapaths, vports,
+ * flows, masks, action lists, PID arrays) is published with
+ * rcu_assign_pointer() or an RCU-safe container, unpublished under
+ * rsw_mutex and freed after a grace period.  Pointers annotated __rcu are
+ * read with rcu_dereference() by readers and with rsw_deref() by writers,
+ * which lockdep checks against rsw_mutex.  Plain fields that readers
+ * follow are set before publication and never changed after (a flow's
+ * mask), or written with WRITE_ONCE() and read with READ_ONCE() (counts,
+ * user features).
  *
- * Counters (datapath, flow) are per-CPU and updated without locks under
- * u64_stats_sync; readers sum them.
+ * Per-CPU state (counters, the mask cache, the actions' nesting and key
+ * slots) is only touched with bottom halves disabled, so nothing else runs
+ * on that CPU between a read and a write of it; those paths assert that
+ * with lockdep_assert_in_softirq().  Counters are updated without locks
+ * under u64_stats_sync; readers sum them.
  */
 extern struct mutex rsw_mutex;
 
@@ -101,16 +109,16 @@ struct rsw_datapath *rsw_dp_lookup(struct net *net, int dp_ifindex);
 struct rsw_datapath *rsw_dp_lookup_name(struct net *net, const char *name);
 
 /* Port @port_no of @dp or NULL; RCU or rsw_mutex. */
-static inline struct rsw_vport *rsw_dp_port(const struct rsw_datapath *dp,
+static inline struct rsw_vport *rsw_dp_port(struct rsw_datapath *dp,
 					    u32 port_no)
 {
-	return xa_load((struct xarray *)&dp->ports, port_no);
+	return xa_load(&dp->ports, port_no);
 }
 
-struct rsw_vport *rsw_dp_local_port(const struct rsw_datapath *dp);
+struct rsw_vport *rsw_dp_local_port(struct rsw_datapath *dp);
 /* The local port's name, which is also the datapath's. */
-const char *rsw_dp_name(const struct rsw_datapath *dp);
-int rsw_dp_ifindex(const struct rsw_datapath *dp);
+const char *rsw_dp_name(struct rsw_datapath *dp);
+int rsw_dp_ifindex(struct rsw_datapath *dp);
 
 /*
  * Add a port (under rsw_mutex): parms->port_no 0 from callers other than
@@ -127,11 +135,14 @@ void rsw_dp_del_port(struct rsw_vport *vport);
  */
 void rsw_dp_process_packet(struct sk_buff *skb, struct rsw_flow_key *key);
 
-/* The netlink PID a miss of @skb from @vport goes to. */
+/*
+ * The netlink PID a miss of @skb from @vport goes to.  May compute and
+ * store @skb's hash, to spread misses over a port's PIDs.
+ */
 u32 rsw_dp_upcall_portid(const struct rsw_datapath *dp,
-			 const struct rsw_vport *vport,
-			 const struct sk_buff *skb);
+			 const struct rsw_vport *vport, struct sk_buff *skb);
 
+/* An upcall could not be delivered; packet path, BH disabled. */
 void rsw_dp_count_lost(struct rsw_datapath *dp);
 
 /*

@@ -9,6 +9,7 @@
 #include <net/netns/generic.h>
 #include <net/sock.h>
 #include "datapath.h"
+#include "dp_genl.h"
 #include "genl.h"
 #include "vport.h"
 
@@ -19,15 +20,12 @@
 #define DP_SUPPORTED_FEATURES (OVS_DP_F_UNALIGNED | OVS_DP_F_VPORT_PIDS | \
 			       OVS_DP_F_DISPATCH_UPCALL_PER_CPU)
 
-/* A masks-cache entry is a (skb hash, mask index) pair of u32s. */
-#define DP_MASKS_CACHE_MAX (PCPU_MIN_UNIT_SIZE / (2 * sizeof(u32)))
-
 static const struct nla_policy dp_policy[OVS_DP_ATTR_MAX + 1] = {
 	[OVS_DP_ATTR_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[OVS_DP_ATTR_UPCALL_PID] = { .type = NLA_U32 },
 	[OVS_DP_ATTR_USER_FEATURES] = { .type = NLA_U32 },
 	[OVS_DP_ATTR_MASKS_CACHE_SIZE] =
-		NLA_POLICY_RANGE(NLA_U32, 0, DP_MASKS_CACHE_MAX),
+		NLA_POLICY_RANGE(NLA_U32, 0, RSW_MASKS_CACHE_MAX),
 	[OVS_DP_ATTR_IFINDEX] = NLA_POLICY_MIN(NLA_S32, 0),
 };
 
@@ -43,7 +41,7 @@ static size_t dp_msg_size(void)
 }
 
 /* Under rsw_mutex or RCU. */
-static int dp_fill_info(const struct rsw_datapath *dp, struct sk_buff *skb,
+static int dp_fill_info(struct rsw_datapath *dp, struct sk_buff *skb,
 			u32 portid, u32 seq, u32 flags, u8 cmd)
 {
 	const struct rsw_cpu_pids *pids = rsw_deref_any(dp->cpu_pids);
@@ -81,7 +79,7 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-static struct sk_buff *dp_build_reply(const struct rsw_datapath *dp,
+static struct sk_buff *dp_build_reply(struct rsw_datapath *dp,
 				      struct genl_info *info, u8 cmd)
 {
 	struct sk_buff *reply;

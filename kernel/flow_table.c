@@ -6,6 +6,7 @@
  * skb hash so that most packets need a single probe.
  */
 
+#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/if_vlan.h>
 #include <linux/jhash.h>
@@ -14,6 +15,7 @@
 #include <linux/slab.h>
 #include "actions.h"
 #include "datapath.h"
+#include "fault.h"
 #include "flow_table.h"
 
 /* Initial room in a mask array; it doubles when full. */
@@ -28,35 +30,35 @@
 #define CACHE_PROBE_SHIFT 8
 
 /*
- * The masks in use.  Readers walk masks[0..count) under RCU and skip NULL
- * slots.  Adding a mask fills the next free slot before publishing the new
- * count; removing one moves the last mask into its slot, so a concurrent
- * reader may briefly miss a mask (and send the packet to userspace, which
- * is harmless) but never sees a freed one: removed masks are freed after a
- * grace period.  A full array is replaced by a copy twice as large.
+ * The masks in use, each in a slot it keeps until it is removed.  Readers
+ * walk masks[0..nr_slots) under RCU and skip empty (NULL) slots.  A new
+ * mask takes the lowest empty slot, or a new one past the end (filled
+ * before nr_slots grows past it); a removed mask leaves its slot empty,
+ * and nr_slots shrinks only over empty slots at the end.
+ *
+ * Since no mask ever moves, a reader never skips one that was in use for
+ * the whole of its walk, and a packet that has a flow is never sent to
+ * userspace as a miss because a mask elsewhere went away.  (Filling the
+ * hole with the last mask instead, as the in-tree datapath does, lets a
+ * reader that had already passed the hole miss the mask moved into it.)
+ * A cached slot index may come to name another mask; the cache probe then
+ * finds no flow and the full walk follows, so that only costs time.
+ * Removed masks are freed after a grace period.  A full array is replaced
+ * by a copy twice as large, slots unchanged.
  */
 struct rsw_mask_array {
 	struct rcu_head rcu;
-	u32 count;
+	u32 nr_slots;		/* slots readers walk */
+	u32 nr_masks;		/* slots in use, for the megaflow stats */
 	u32 capacity;
 	struct rsw_flow_mask __rcu *masks[];
 };
 
-/*
- * An entry maps an skb hash to the index in the mask array that last
- * matched it.  Entries go stale when masks move; a stale index only costs
- * a full scan.  Its size sets the cache's upper bound, which must match
- * what the in-tree datapath accepts (see set_cache_size).
- */
-struct cache_entry {
-	u32 skb_hash;
-	u32 mask_index;
-};
-
 struct rsw_mask_cache {
 	struct rcu_head rcu;
-	u32 size;				/* 0 or a power of two */
-	struct cache_entry __percpu *entries;	/* NULL when @size is 0 */
+	u32 size;			/* 0 or a power of two */
+	/* NULL when @size is 0. */
+	struct rsw_mask_cache_entry __percpu *entries;
 };
 
 /* What a (mask, masked key) lookup in table->flows is keyed by. */
@@ -219,12 +221,12 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 				   const struct rsw_flow_key *key, u32 skip,
 				   u32 *n_mask_hit, u32 *index)
 {
-	u32 count = READ_ONCE(ma->count);
+	u32 nr_slots = READ_ONCE(ma->nr_slots);
 	struct rsw_flow_mask *mask;
 	struct rsw_flow *flow;
 	u32 i;
 
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < nr_slots; i++) {
 		if (i == skip)
 			continue;
 		mask = rcu_dereference(ma->masks[i]);
@@ -240,27 +242,19 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 	return NULL;
 }
 
-/**
- * rsw_flow_table_lookup - the packet path's lookup, under RCU
- * @table: the datapath's table
- * @key: the packet's full key
- * @skb_hash: the packet's hash, for the per-CPU mask cache (0 skips it)
- * @n_mask_hit: incremented by the number of masks tried
- * @n_cache_hit: incremented when the mask cache answered
- *
- * Return: the matching flow, valid until the RCU read side ends, or NULL.
- * Without a cache slot for @skb_hash the masks are tried in array order;
- * the cache is only touched when @skb_hash is non-zero, which needs BH
- * disabled (per-CPU state).
+/*
+ * Without a cache slot for the skb hash the masks are tried in slot order.
+ * The cache is per-CPU state: touching it needs bottom halves disabled,
+ * which the packet path has and other callers (who pass no hash) need not.
  */
 struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 				       const struct rsw_flow_key *key,
 				       u32 skb_hash, u32 *n_mask_hit,
 				       u32 *n_cache_hit)
 {
+	struct rsw_mask_cache_entry *entries, *e, *victim = NULL;
 	struct rsw_mask_array *ma = rcu_dereference(table->masks);
 	struct rsw_mask_cache *mc = rcu_dereference(table->cache);
-	struct cache_entry *entries, *e, *victim = NULL;
 	struct rsw_flow_mask *mask;
 	struct rsw_flow *flow;
 	u32 index, h;
@@ -268,6 +262,8 @@ struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 
 	if (!skb_hash || !mc->size)
 		return scan_masks(table, ma, key, U32_MAX, n_mask_hit, &index);
+
+	lockdep_assert_in_softirq();
 
 	/* A packet keeps its hash across recirculation, but the flows
 	 * before and after differ: give each pass its own slot.
@@ -289,7 +285,7 @@ struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 		}
 
 		index = e->mask_index;
-		if (index < READ_ONCE(ma->count)) {
+		if (index < READ_ONCE(ma->nr_slots)) {
 			mask = rcu_dereference(ma->masks[index]);
 			if (mask) {
 				(*n_mask_hit)++;
@@ -347,7 +343,7 @@ struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
 
 	rcu_read_lock();
 	ma = rcu_dereference(table->masks);
-	for (i = 0; i < READ_ONCE(ma->count); i++) {
+	for (i = 0; i < READ_ONCE(ma->nr_slots); i++) {
 		m = rcu_dereference(ma->masks[i]);
 		if (!m || (mask && !mask_equal(m, mask, start, end)))
 			continue;
@@ -372,48 +368,71 @@ static struct rsw_mask_array *mask_array_alloc(u32 capacity)
 	return ma;
 }
 
-/* Publish @mask in the array, growing it if needed; under rsw_mutex. */
-static int mask_array_add(struct rsw_flow_table *table,
-			  struct rsw_flow_mask *mask)
+/* The array with room for one more slot past the last; under rsw_mutex. */
+static struct rsw_mask_array *mask_array_room(struct rsw_flow_table *table)
 {
 	struct rsw_mask_array *ma = rsw_deref(table->masks);
 	struct rsw_mask_array *bigger;
 	u32 i;
 
-	if (ma->count == ma->capacity) {
-		bigger = mask_array_alloc(ma->capacity * 2);
-		if (!bigger)
-			return -ENOMEM;
-		for (i = 0; i < ma->count; i++)
-			RCU_INIT_POINTER(bigger->masks[i],
-					 rsw_deref(ma->masks[i]));
-		bigger->count = ma->count;
-		rcu_assign_pointer(table->masks, bigger);
-		kfree_rcu(ma, rcu);
-		ma = bigger;
+	if (ma->nr_slots < ma->capacity)
+		return ma;
+
+	bigger = mask_array_alloc(ma->capacity * 2);
+	if (!bigger)
+		return NULL;
+	for (i = 0; i < ma->nr_slots; i++)
+		RCU_INIT_POINTER(bigger->masks[i], rsw_deref(ma->masks[i]));
+	bigger->nr_slots = ma->nr_slots;
+	bigger->nr_masks = ma->nr_masks;
+	rcu_assign_pointer(table->masks, bigger);
+	kfree_rcu(ma, rcu);
+	return bigger;
+}
+
+/* Publish @mask in the lowest empty slot; under rsw_mutex. */
+static int mask_array_add(struct rsw_flow_table *table,
+			  struct rsw_flow_mask *mask)
+{
+	struct rsw_mask_array *ma = rsw_deref(table->masks);
+	u32 slot = 0;
+
+	if (ma->nr_masks < ma->nr_slots) {
+		while (rsw_deref(ma->masks[slot]))
+			slot++;
+		rcu_assign_pointer(ma->masks[slot], mask);
+		WRITE_ONCE(ma->nr_masks, ma->nr_masks + 1);
+		return 0;
 	}
 
-	rcu_assign_pointer(ma->masks[ma->count], mask);
-	/* Readers that see the new count find the slot filled or NULL. */
-	smp_store_release(&ma->count, ma->count + 1);
+	ma = mask_array_room(table);
+	if (!ma)
+		return -ENOMEM;
+	rcu_assign_pointer(ma->masks[ma->nr_slots], mask);
+	WRITE_ONCE(ma->nr_masks, ma->nr_masks + 1);
+	/* Readers that see the new length find the slot filled or NULL. */
+	smp_store_release(&ma->nr_slots, ma->nr_slots + 1);
 	return 0;
 }
 
+/* Empty @mask's slot, shortening the walk over empty slots at the end. */
 static void mask_array_del(struct rsw_flow_table *table,
 			   struct rsw_flow_mask *mask)
 {
 	struct rsw_mask_array *ma = rsw_deref(table->masks);
-	u32 i, last = ma->count - 1;
+	u32 slot, nr_slots = ma->nr_slots;
 
-	for (i = 0; i < ma->count; i++)
-		if (rsw_deref(ma->masks[i]) == mask)
+	for (slot = 0; slot < nr_slots; slot++)
+		if (rsw_deref(ma->masks[slot]) == mask)
 			break;
-	if (WARN_ON_ONCE(i == ma->count))
+	if (WARN_ON_ONCE(slot == nr_slots))
 		return;
 
-	rcu_assign_pointer(ma->masks[i], rsw_deref(ma->masks[last]));
-	RCU_INIT_POINTER(ma->masks[last], NULL);
-	WRITE_ONCE(ma->count, last);
+	RCU_INIT_POINTER(ma->masks[slot], NULL);
+	WRITE_ONCE(ma->nr_masks, ma->nr_masks - 1);
+	while (nr_slots && !rsw_deref(ma->masks[nr_slots - 1]))
+		nr_slots--;
+	WRITE_ONCE(ma->nr_slots, nr_slots);
 }
 
 /* Take a reference on the mask equal to @key, creating it if need be. */
@@ -426,10 +445,12 @@ static struct rsw_flow_mask *mask_get(struct rsw_flow_table *table,
 	u32 i;
 	int err;
 
+	rsw_assert_locked();
+
 	key_range(key, &start, &end);
-	for (i = 0; i < ma->count; i++) {
+	for (i = 0; i < ma->nr_slots; i++) {
 		mask = rsw_deref(ma->masks[i]);
-		if (mask_equal(mask, key, start, end)) {
+		if (mask && mask_equal(mask, key, start, end)) {
 			mask->users++;
 			return mask;
 		}
@@ -453,28 +474,48 @@ static struct rsw_flow_mask *mask_get(struct rsw_flow_table *table,
 
 static void mask_put(struct rsw_flow_table *table, struct rsw_flow_mask *mask)
 {
+	rsw_assert_locked();
+
 	if (--mask->users)
 		return;
 	mask_array_del(table, mask);
 	kfree_rcu(mask, rcu);
 }
 
-/**
- * rsw_flow_table_insert - publish a new flow, under rsw_mutex
- * @table: the datapath's table
- * @flow: from rsw_flow_alloc(), with unmasked, id and acts set
- * @mask: the mask as parsed; shared with an identical mask in use, or copied
- *
- * Return: 0; -EEXIST when a flow with the same UFID, or the same mask and
- * masked key, is already in @table; -ENOMEM.  On failure @flow may have
- * been visible to readers for a moment, so it must be released with
- * rsw_flow_free(), which waits for them.
+/* How long a failure forced by the fault point keeps the insert going. */
+#define FORCED_FAILURE_MS 10
+
+/*
+ * The match-table insert, which rhashtable may fail with -ENOMEM when it
+ * cannot allocate for a rehash.  The fault point fails it on demand, after
+ * a pause that keeps the insert in flight long enough for concurrent dumps
+ * and lookups to see whatever it has published so far (nothing, if the
+ * order below is right).
+ */
+static void *insert_match(struct rsw_flow_table *table, struct rsw_flow *flow)
+{
+	struct match_arg arg = { .mask = flow->mask, .key = &flow->key };
+
+	if (rsw_should_fail(RSW_FAULT_FLOW_INSERT)) {
+		msleep(FORCED_FAILURE_MS);
+		return ERR_PTR(-ENOMEM);
+	}
+	return rhashtable_lookup_get_insert_key(&table->flows, &arg,
+						&flow->match_node,
+						match_params);
+}
+
+/*
+ * Order matters to lockless readers.  The dump slot is only reserved at
+ * first (reserved slots are invisible to xa_find()) and filled last, once
+ * no step can fail, so that a dump never shows a flow whose insert is then
+ * undone.  The match table comes after the UFID table, so that the packet
+ * path never finds a flow that fails afterwards either.
  */
 int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 			  const struct rsw_flow_key *mask)
 {
 	struct rsw_flow_mask *m;
-	struct match_arg arg;
 	void *old;
 	int err;
 
@@ -486,7 +527,7 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 	flow->mask = m;
 	rsw_flow_key_mask(&flow->key, &flow->unmasked, &m->key);
 
-	err = xa_alloc(&table->all, &flow->dump_index, flow, xa_limit_31b,
+	err = xa_alloc(&table->all, &flow->dump_index, NULL, xa_limit_31b,
 		       GFP_KERNEL);
 	if (err)
 		goto err_put_mask;
@@ -497,19 +538,19 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 						       ufid_params);
 		if (old) {
 			err = IS_ERR(old) ? PTR_ERR(old) : -EEXIST;
-			goto err_erase_all;
+			goto err_release_slot;
 		}
 	}
 
-	arg.mask = m;
-	arg.key = &flow->key;
-	old = rhashtable_lookup_get_insert_key(&table->flows, &arg,
-					       &flow->match_node, match_params);
+	old = insert_match(table, flow);
 	if (old) {
 		err = IS_ERR(old) ? PTR_ERR(old) : -EEXIST;
 		goto err_remove_ufid;
 	}
 
+	/* Storing into a reserved slot allocates nothing and cannot fail. */
+	old = xa_store(&table->all, flow->dump_index, flow, GFP_KERNEL);
+	WARN_ON_ONCE(xa_is_err(old));
 	WRITE_ONCE(table->count, table->count + 1);
 	return 0;
 
@@ -517,11 +558,10 @@ err_remove_ufid:
 	if (flow->id.len)
 		rhashtable_remove_fast(&table->ufids, &flow->ufid_node,
 				       ufid_params);
-err_erase_all:
-	xa_erase(&table->all, flow->dump_index);
+err_release_slot:
+	xa_release(&table->all, flow->dump_index);
 err_put_mask:
 	mask_put(table, m);
-	flow->mask = NULL;
 	return err;
 }
 
@@ -562,7 +602,7 @@ u32 rsw_flow_table_mask_count(const struct rsw_flow_table *table)
 
 	rcu_read_lock();
 	ma = rcu_dereference(table->masks);
-	count = READ_ONCE(ma->count);
+	count = READ_ONCE(ma->nr_masks);
 	rcu_read_unlock();
 	return count;
 }
@@ -598,17 +638,6 @@ static void cache_free_rcu(struct rcu_head *head)
 	cache_free(container_of(head, struct rsw_mask_cache, rcu));
 }
 
-/**
- * rsw_flow_table_set_cache_size - resize the per-CPU mask cache
- * @table: the datapath's table, under rsw_mutex
- * @size: 0 to disable, else a power of two
- *
- * Accepts exactly what the in-tree datapath accepts for
- * OVS_DP_ATTR_MASKS_CACHE_SIZE: the current size (a no-op), 0, or a power
- * of two whose per-CPU array fits in PCPU_MIN_UNIT_SIZE (4096 entries of
- * 8 bytes).  Anything else is -EINVAL; -ENOMEM if the new cache cannot be
- * allocated, leaving the old one in place.
- */
 int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size)
 {
 	struct rsw_mask_cache *old = rsw_deref(table->cache);
@@ -618,8 +647,7 @@ int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size)
 
 	if (size == old->size)
 		return 0;
-	if ((size && !is_power_of_2(size)) ||
-	    (size_t)size * sizeof(struct cache_entry) > PCPU_MIN_UNIT_SIZE)
+	if ((size && !is_power_of_2(size)) || size > RSW_MASKS_CACHE_MAX)
 		return -EINVAL;
 
 	mc = cache_alloc(size);
@@ -640,20 +668,7 @@ u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table)
 	return size;
 }
 
-/**
- * rsw_flow_table_dump_next - resumable iteration for dumps, under RCU
- * @table: the datapath's table
- * @pos: cursor; 0 to start, then whatever the last call left there
- *
- * Every flow has a fixed slot in table->all for its whole life and the
- * cursor is one past the slot last returned, so a dump resumed across
- * many messages returns each flow at most once and costs O(log n) per
- * call.  Flows inserted meanwhile may land before the cursor (slots are
- * reused) and be missed; removed ones stop being returned.  The caller
- * stores *@pos only once it has used the flow, to retry it otherwise.
- *
- * Return: the next flow, valid until the RCU read side ends, or NULL.
- */
+/* Slots reserved by an insert still under way are skipped by xa_find(). */
 struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
 					  u64 *pos)
 {
@@ -723,8 +738,13 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table)
 	rhashtable_destroy(&table->flows);
 
 	ma = rcu_dereference_protected(table->masks, true);
-	for (i = 0; i < ma->count; i++)
-		kfree_rcu(rcu_dereference_protected(ma->masks[i], true), rcu);
+	for (i = 0; i < ma->nr_slots; i++) {
+		struct rsw_flow_mask *mask;
+
+		mask = rcu_dereference_protected(ma->masks[i], true);
+		if (mask)
+			kfree_rcu(mask, rcu);
+	}
 	kfree_rcu(ma, rcu);
 	call_rcu(&rcu_dereference_protected(table->cache, true)->rcu,
 		 cache_free_rcu);
@@ -778,6 +798,8 @@ void rsw_flow_stats_update(struct rsw_flow *flow, __be16 tcp_flags,
 {
 	struct rsw_flow_stats *stats = this_cpu_ptr(flow->stats);
 	unsigned int len = skb->len;
+
+	lockdep_assert_in_softirq();
 
 	/* Count an accelerated VLAN tag as the bytes it is on the wire. */
 	if (skb_vlan_tag_present(skb))

@@ -15,8 +15,24 @@
 
 #define RSW_UFID_MAX_BYTES 16
 
-/* Masks cache size limits, as OVS_DP_ATTR_MASKS_CACHE_SIZE accepts them. */
+/*
+ * An entry of the per-CPU mask cache: which slot of the mask array last
+ * matched a packet with this skb hash.
+ */
+struct rsw_mask_cache_entry {
+	u32 skb_hash;
+	u32 mask_index;
+};
+
+/*
+ * Mask cache sizes, in entries per CPU.  OVS_DP_ATTR_MASKS_CACHE_SIZE
+ * accepts 0 (no cache) or a power of two up to RSW_MASKS_CACHE_MAX, the
+ * most entries whose per-CPU array fits one minimal percpu unit: the same
+ * bound the in-tree datapath puts in its policy.
+ */
 #define RSW_MASKS_CACHE_DEFAULT 256
+#define RSW_MASKS_CACHE_MAX \
+	(PCPU_MIN_UNIT_SIZE / sizeof(struct rsw_mask_cache_entry))
 
 /*
  * A mask: which bits of the key a flow matches on.  [@start, @end) is the
@@ -28,7 +44,10 @@ struct rsw_flow_mask {
 	struct rsw_flow_key key;
 	u16 start;
 	u16 end;
-	unsigned int users;	/* flows using this mask; under rsw_mutex */
+	/* Flows using this mask; only changed under rsw_mutex, which
+	 * mask_get() and mask_put() assert.
+	 */
+	unsigned int users;
 	struct rcu_head rcu;
 };
 
@@ -54,7 +73,14 @@ struct rsw_flow {
 	struct rhash_head ufid_node;	/* in table->ufids, if @id.len */
 	struct rsw_flow_key key;	/* masked key: key & mask->key */
 	struct rsw_flow_key unmasked;	/* the key as userspace gave it */
-	struct rsw_flow_mask *mask;	/* set on insert, under rsw_mutex */
+	/*
+	 * Set by rsw_flow_table_insert() under rsw_mutex before any reader
+	 * can reach the flow and never changed after, failed insert or not:
+	 * readers follow it without RCU annotation.  The mask outlives
+	 * every reader of the flow (it is freed a grace period after its
+	 * last flow is unpublished).
+	 */
+	struct rsw_flow_mask *mask;
 	struct rsw_flow_id id;
 	struct rsw_flow_actions __rcu *acts;
 	struct rsw_flow_stats __percpu *stats;
@@ -75,7 +101,8 @@ struct rsw_flow_table {
 	struct rsw_mask_array __rcu *masks;	/* every mask in use */
 	struct rsw_mask_cache __rcu *cache;	/* per-CPU skb hash -> mask */
 	struct xarray all;		/* dump_index -> flow, for dumps */
-	unsigned int count;		/* flows; under rsw_mutex */
+	/* Flows: written under rsw_mutex, read by rsw_flow_table_count(). */
+	unsigned int count;
 };
 
 int rsw_flow_table_init(struct rsw_flow_table *table);
@@ -84,12 +111,17 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table);
 
 /**
  * rsw_flow_table_lookup - the packet path's lookup, under RCU
+ * @table: the datapath's table
  * @key: the packet's full key
- * @skb_hash: the packet's hash, for the per-CPU mask cache (0 skips it)
+ * @skb_hash: the packet's hash, for the per-CPU mask cache; 0 skips the
+ *	      cache, and only then may the caller have bottom halves enabled
  * @n_mask_hit: incremented by the number of masks tried
  * @n_cache_hit: incremented when the mask cache answered
  *
- * Cost is bounded by the number of masks in use.
+ * Cost is bounded by the number of masks in use.  A mask in use for the
+ * whole lookup is always tried, however masks come and go meanwhile.
+ *
+ * Return: the matching flow, valid until the RCU read side ends, or NULL.
  */
 struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 				       const struct rsw_flow_key *key,
@@ -112,12 +144,18 @@ struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
 
 /**
  * rsw_flow_table_insert - publish a new flow, under rsw_mutex
+ * @table: the datapath's table
  * @flow: from rsw_flow_alloc(), with unmasked, id and acts set
  * @mask: the mask as parsed; shared with an identical mask already in use,
  *	  or copied
  *
- * Fills @flow->key and @flow->mask.  Returns -EEXIST if a flow with the
- * same UFID or the same masked key and mask exists, -ENOMEM, or 0.
+ * Fills @flow->key and @flow->mask.  Dumps see the flow only once nothing
+ * can fail any more.  On failure the flow was never visible to lookups or
+ * dumps, its fields are left as they were set, and it is released with
+ * rsw_flow_free() like any other.
+ *
+ * Return: 0; -EEXIST when a flow with the same UFID, or the same mask and
+ * masked key, is already in @table; -ENOMEM.
  */
 int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 			  const struct rsw_flow_key *mask);
@@ -129,18 +167,45 @@ void rsw_flow_table_remove(struct rsw_flow_table *table,
 /* Remove and free every flow, under rsw_mutex. */
 void rsw_flow_table_flush(struct rsw_flow_table *table);
 
-/* Number of masks in use, for OVS_DP_ATTR_MEGAFLOW_STATS. */
+/* Number of flows; any context. */
+static inline u32 rsw_flow_table_count(const struct rsw_flow_table *table)
+{
+	return READ_ONCE(table->count);
+}
+
+/* Number of masks in use, for OVS_DP_ATTR_MEGAFLOW_STATS; any context. */
 u32 rsw_flow_table_mask_count(const struct rsw_flow_table *table);
 
-/* The mask cache: 0 disables it; else a power of two up to a limit. */
+/**
+ * rsw_flow_table_set_cache_size - resize the per-CPU mask cache
+ * @table: the datapath's table, under rsw_mutex
+ * @size: entries per CPU
+ *
+ * Accepts what the in-tree datapath accepts for
+ * OVS_DP_ATTR_MASKS_CACHE_SIZE: the current size (a no-op), 0, or a power
+ * of two up to RSW_MASKS_CACHE_MAX.
+ *
+ * Return: 0; -EINVAL for any other size; -ENOMEM if the new cache cannot
+ * be allocated, leaving the old one in place.
+ */
 int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size);
 u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table);
 
-/*
- * Resumable iteration for dumps, under RCU.  @pos starts at 0 and is opaque
- * to callers; each call returns the next flow or NULL at the end.  Flows
- * added or removed meanwhile may be missed or seen once more, never freed
- * under the caller.
+/**
+ * rsw_flow_table_dump_next - resumable iteration for dumps, under RCU
+ * @table: the datapath's table
+ * @pos: cursor, opaque to callers; 0 to start, then whatever the last
+ *	 call left there
+ *
+ * Every flow has a fixed slot in table->all for its whole life and the
+ * cursor is one past the slot last returned, so a dump resumed across many
+ * messages returns each flow at most once and costs O(log n) per call.
+ * Flows inserted meanwhile may land before the cursor (slots are reused)
+ * and be missed; removed ones stop being returned, and none is freed under
+ * the caller.  The caller stores *@pos only once it has used the flow, to
+ * retry it otherwise.
+ *
+ * Return: the next flow, valid until the RCU read side ends, or NULL.
  */
 struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
 					  u64 *pos);
