@@ -11,10 +11,8 @@
  * the packet unparseable.
  *
  * skb->data stays at the Ethernet header throughout; offsets below are from
- * there.  On return the network header is just past the L2 headers, the
- * transport header just past the IP headers when there are any, mac_len
- * and skb->protocol match, and an outer VLAN tag carried in the frame has
- * been moved into the skb's metadata so that actions see one layout.
+ * there.  What the skb looks like on return is rsw_flow_key_extract()'s
+ * contract, in flow_key.h.
  */
 
 #include <linux/etherdevice.h>
@@ -62,16 +60,24 @@ struct eth_arp {
 #define SNAP_HLEN 8
 
 /*
- * Make the first @len bytes linear: -EINVAL when the packet is shorter
- * (the caller decides whether that is an error), -ENOMEM when pulling fails.
+ * What became of a header that ends @end bytes into the frame, once its
+ * caller asked for it in the linear area: there whole, cut short by the
+ * end of the packet (which most headers then match as absent), or left
+ * in the fragments for want of memory (which drops the packet).
  */
-static int need(struct sk_buff *skb, unsigned int len)
+enum hdr_fate {
+	HDR_LINEAR,
+	HDR_TRUNCATED,
+	HDR_NOMEM,
+};
+
+static enum hdr_fate linearize_header(struct sk_buff *skb, unsigned int end)
 {
-	if (unlikely(skb->len < len))
-		return -EINVAL;
-	if (unlikely(!pskb_may_pull(skb, len)))
-		return -ENOMEM;
-	return 0;
+	if (unlikely(skb->len < end))
+		return HDR_TRUNCATED;
+	if (unlikely(!pskb_may_pull(skb, end)))
+		return HDR_NOMEM;
+	return HDR_LINEAR;
 }
 
 static __be16 be16_at(const struct sk_buff *skb, unsigned int off)
@@ -286,27 +292,35 @@ static void parse_l4(struct sk_buff *skb, struct rsw_flow_key *key,
 		parse_nd(skb, key, th);
 }
 
+/*
+ * A network header cut short by the end of the packet is matched as an
+ * empty one: no L3 or L4 fields, and no transport header past it.
+ */
+static int l3_truncated(struct sk_buff *skb)
+{
+	skb->transport_header = skb->network_header;
+	return 0;
+}
+
 static int parse_ipv4(struct sk_buff *skb, struct rsw_flow_key *key,
 		      unsigned int nh)
 {
 	const struct iphdr *iph;
 	unsigned int ihl;
-	int err;
 
-	err = need(skb, nh + sizeof(*iph));
-	if (!err) {
-		iph = (const struct iphdr *)(skb->data + nh);
-		ihl = iph->ihl * 4;
-		if (ihl < sizeof(*iph) || skb->len < nh + ihl)
-			err = -EINVAL;
+	switch (linearize_header(skb, nh + sizeof(*iph))) {
+	case HDR_NOMEM:
+		return -ENOMEM;
+	case HDR_TRUNCATED:
+		return l3_truncated(skb);
+	case HDR_LINEAR:
+		break;
 	}
-	if (err) {
-		/* A truncated header is matched as an empty one. */
-		if (err != -EINVAL)
-			return err;
-		skb->transport_header = skb->network_header;
-		return 0;
-	}
+	iph = (const struct iphdr *)(skb->data + nh);
+	ihl = iph->ihl * 4;
+	/* Options the packet does not hold make the header truncated too. */
+	if (ihl < sizeof(*iph) || skb->len < nh + ihl)
+		return l3_truncated(skb);
 
 	skb_set_transport_header(skb, nh + ihl);
 	key->ipv4.src = iph->saddr;
@@ -426,14 +440,14 @@ static int parse_ipv6(struct sk_buff *skb, struct rsw_flow_key *key,
 	unsigned int th = 0;
 	int flags = 0;
 	int proto;
-	int err;
 
-	err = need(skb, nh + sizeof(*ip6));
-	if (err) {
-		if (err != -EINVAL)
-			return err;
-		skb->transport_header = skb->network_header;
-		return 0;
+	switch (linearize_header(skb, nh + sizeof(*ip6))) {
+	case HDR_NOMEM:
+		return -ENOMEM;
+	case HDR_TRUNCATED:
+		return l3_truncated(skb);
+	case HDR_LINEAR:
+		break;
 	}
 
 	ip6 = ipv6_hdr(skb);
@@ -475,15 +489,20 @@ static int parse_packet(struct sk_buff *skb, struct rsw_flow_key *key)
 {
 	const struct ethhdr *eth;
 	unsigned int nh;
-	int err;
 
 	memset((u8 *)key + RSW_FLOW_KEY_PACKET_OFFSET, 0,
 	       sizeof(*key) - RSW_FLOW_KEY_PACKET_OFFSET);
 	skb_reset_mac_header(skb);
 
-	err = need(skb, ETH_HLEN);
-	if (unlikely(err))
-		return err;
+	/* Without a whole Ethernet header there is no frame to match. */
+	switch (linearize_header(skb, ETH_HLEN)) {
+	case HDR_NOMEM:
+		return -ENOMEM;
+	case HDR_TRUNCATED:
+		return -EINVAL;
+	case HDR_LINEAR:
+		break;
+	}
 	eth = eth_hdr(skb);
 	ether_addr_copy(key->eth_src, eth->h_source);
 	ether_addr_copy(key->eth_dst, eth->h_dest);

@@ -22,10 +22,12 @@ struct rsw_vlan_tag {
 };
 
 /*
- * The key is compared and hashed as an array of longs between the bounds a
- * mask selects, so its layout is part of the lookup contract: padding is
- * always zero, fields that usually carry a mask sit together, and metadata
- * comes first so that most masks' ranges start late.
+ * Lookups compare (as longs) and hash (as u32 words) only the long-aligned
+ * byte range that holds every bit a mask sets, so the layout is part of the
+ * lookup contract: padding is always zero, and fields are ordered from the
+ * most often matched to the least, so that a mask's range ends early.  It
+ * nearly always starts at the first byte: ovs-vswitchd matches recirc_id
+ * in every flow, and the metadata comes first.
  */
 struct rsw_flow_key {
 	/* Metadata, not read from the packet. */

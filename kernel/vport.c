@@ -149,8 +149,7 @@ int rsw_vport_put_upcall_pids(const struct rsw_vport *vport,
 	return nla_put_u32(skb, OVS_VPORT_ATTR_UPCALL_PID, pids->ids[0]);
 }
 
-u32 rsw_vport_upcall_pid(const struct rsw_vport *vport,
-			 const struct sk_buff *skb)
+u32 rsw_vport_upcall_pid(const struct rsw_vport *vport, struct sk_buff *skb)
 {
 	const struct rsw_upcall_pids *pids;
 
@@ -158,8 +157,7 @@ u32 rsw_vport_upcall_pid(const struct rsw_vport *vport,
 	if (likely(pids->n == 1))
 		return pids->ids[0];
 	/* Spread flows over the handler sockets, keeping each flow on one. */
-	return pids->ids[reciprocal_scale(skb_get_hash((struct sk_buff *)skb),
-					  pids->n)];
+	return pids->ids[reciprocal_scale(skb_get_hash(skb), pids->n)];
 }
 
 void rsw_vport_get_stats(struct rsw_vport *vport,
@@ -180,48 +178,51 @@ void rsw_vport_get_stats(struct rsw_vport *vport,
 }
 
 /*
- * The L3 length the MTU limits.  One 802.1Q tag still in the frame is
- * allowed on top, as drivers do; stacked tags are not discounted.
+ * The longest frame @dev takes from the datapath, GSO packets aside (they
+ * are cut to size later): the MTU past the device's own header, with room
+ * on top for one 802.1Q tag still in the frame, as Ethernet drivers allow.
+ * A second (802.1ad) tag gets no such room, since few drivers give it.  A
+ * packet reassembled from fragments, @mru set, must fit the largest of
+ * them as well: it cannot be split again here, as that takes conntrack.
  */
-static unsigned int l3_len(const struct sk_buff *skb,
-			   const struct net_device *dev)
+static unsigned int frame_limit(const struct sk_buff *skb,
+				const struct net_device *dev, u16 mru)
 {
-	unsigned int hdr = dev->hard_header_len;
+	unsigned int limit = dev->hard_header_len + dev->mtu;
 
 	if (!skb_vlan_tag_present(skb) && eth_type_vlan(skb->protocol))
-		hdr += VLAN_HLEN;
-	return skb->len > hdr ? skb->len - hdr : 0;
+		limit += VLAN_HLEN;
+	if (mru)
+		limit = min_t(unsigned int, limit,
+			      dev->hard_header_len + mru);
+	return limit;
 }
 
 void rsw_vport_send(struct rsw_vport *vport, struct sk_buff *skb, u16 mru)
 {
 	struct net_device *dev = vport->dev;
+	unsigned int limit;
 
-	if (unlikely(dev->type != ARPHRD_ETHER))
-		goto drop;
+	/* Frames leave as they came in: by Ethernet devices only. */
+	if (unlikely(dev->type != ARPHRD_ETHER)) {
+		kfree_skb(skb);
+		return;
+	}
 
-	if (!skb_is_gso(skb)) {
-		/* Refragmenting reassembled packets needs conntrack, which
-		 * this datapath lacks; such packets cannot leave whole.
-		 */
-		if (unlikely(mru && skb->len > mru + dev->hard_header_len))
-			goto too_big;
-		if (unlikely(l3_len(skb, dev) > dev->mtu))
-			goto too_big;
+	limit = frame_limit(skb, dev, mru);
+	if (unlikely(skb->len > limit && !skb_is_gso(skb))) {
+		DEV_STATS_INC(dev, tx_errors);
+		/* A device that is down drops everything anyway. */
+		if (dev->flags & IFF_UP)
+			net_warn_ratelimited("%s: not sending a %u-byte frame, the port takes %u\n",
+					     dev->name, skb->len, limit);
+		kfree_skb(skb);
+		return;
 	}
 
 	skb->dev = dev;
 	skb_clear_tstamp(skb);
 	vport->ops->send(vport, skb);
-	return;
-
-too_big:
-	DEV_STATS_INC(dev, tx_errors);
-	if (dev->flags & IFF_UP)
-		net_warn_ratelimited("%s: dropped over-mtu packet: %u > %u\n",
-				     dev->name, l3_len(skb, dev), dev->mtu);
-drop:
-	kfree_skb(skb);
 }
 
 void rsw_vport_receive(struct rsw_vport *vport, struct sk_buff *skb)

@@ -75,9 +75,11 @@ int rsw_vport_set_upcall_pids(struct rsw_vport *vport,
 			      const struct nlattr *pids);
 int rsw_vport_put_upcall_pids(const struct rsw_vport *vport,
 			      struct sk_buff *skb);
-/* The PID a miss from this port goes to, spread by @skb's hash. */
-u32 rsw_vport_upcall_pid(const struct rsw_vport *vport,
-			 const struct sk_buff *skb);
+/*
+ * The PID a miss from this port goes to, spread by @skb's hash, which is
+ * computed and stored in @skb if it has none yet.
+ */
+u32 rsw_vport_upcall_pid(const struct rsw_vport *vport, struct sk_buff *skb);
 
 void rsw_vport_get_stats(struct rsw_vport *vport,
 			 struct ovs_vport_stats *stats);

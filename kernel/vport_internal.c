@@ -83,36 +83,43 @@ static const struct ethtool_ops internal_ethtool_ops = {
 	.get_link = ethtool_op_get_link,
 };
 
+/*
+ * What an internal device offers the stack.  A packet it transmits crosses
+ * the datapath with its offloads pending, and they are resolved by the
+ * port it finally leaves by: so it takes every offload done in software,
+ * scatter-gather and any checksum, for plain, VLAN and encapsulated
+ * packets alike.  Transmit needs no lock (LLTX): the datapath is the
+ * queue.  Userspace may turn any of these off but LLTX, and may leave VLAN
+ * tags in the metadata or not.
+ */
+#define INTERNAL_OFFLOADS						\
+	(NETIF_F_SG | NETIF_F_FRAGLIST | NETIF_F_HIGHDMA | NETIF_F_HW_CSUM | \
+	 NETIF_F_GSO_SOFTWARE | NETIF_F_GSO_ENCAP_ALL | NETIF_F_LLTX)
+#define INTERNAL_VLAN_TX (NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_STAG_TX)
+
 static void internal_setup(struct net_device *dev)
 {
 	ether_setup(dev);
+	eth_hw_addr_random(dev);
+	dev->max_mtu = ETH_MAX_MTU;
+
+	dev->features = INTERNAL_OFFLOADS | INTERNAL_VLAN_TX;
+	dev->hw_features = dev->features & ~NETIF_F_LLTX;
+	dev->vlan_features = INTERNAL_OFFLOADS;
+	dev->hw_enc_features = INTERNAL_OFFLOADS;
+
+	/* No qdisc, the datapath being the queue, and no shared skbs, since
+	 * the datapath edits the packets it is given.
+	 */
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE | IFF_OPENVSWITCH |
+			   IFF_NO_QUEUE;
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 
 	dev->netdev_ops = &internal_netdev_ops;
 	dev->ethtool_ops = &internal_ethtool_ops;
 	dev->rtnl_link_ops = &internal_link_ops;
-	dev->needs_free_netdev = true;
 	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
-	dev->max_mtu = ETH_MAX_MTU;
-
-	/* No qdisc: the datapath is the queue.  Packets must not be shared
-	 * because the datapath edits them.
-	 */
-	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
-	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE | IFF_OPENVSWITCH |
-			   IFF_NO_QUEUE;
-
-	/* Offloads survive the datapath untouched and are resolved on the
-	 * port a packet finally leaves by, so offer all the software ones.
-	 */
-	dev->features = NETIF_F_LLTX | NETIF_F_SG | NETIF_F_FRAGLIST |
-			NETIF_F_HIGHDMA | NETIF_F_HW_CSUM |
-			NETIF_F_GSO_SOFTWARE | NETIF_F_GSO_ENCAP_ALL;
-	dev->vlan_features = dev->features;
-	dev->hw_enc_features = dev->features;
-	dev->features |= NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_STAG_TX;
-	dev->hw_features = dev->features & ~NETIF_F_LLTX;
-
-	eth_hw_addr_random(dev);
+	dev->needs_free_netdev = true;
 }
 
 bool rsw_is_internal_dev(const struct net_device *dev)
@@ -193,27 +200,41 @@ static void internal_destroy(struct rsw_vport *vport)
 	rtnl_unlock();
 }
 
-/* The datapath sends a packet to the host: it arrives on the device. */
+/*
+ * Forget where a packet has been before the host receives it: the route,
+ * conntrack entry and IPsec state it picked up on another device mean
+ * nothing on this one.  The mark and priority a flow gave it stay, and so
+ * does everything else; the type is recomputed by eth_type_trans() against
+ * this device's address, which the host is.
+ */
+static void reset_for_host(struct sk_buff *skb)
+{
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	secpath_reset(skb);
+	skb->pkt_type = PACKET_HOST;
+}
+
+/*
+ * Output to an internal port is input to the host: the frame arrives on
+ * the device, through the backlog like any other received frame.  Counted
+ * as received, as the host sees it; a device that is down drops it.
+ */
 static void internal_send(struct rsw_vport *vport, struct sk_buff *skb)
 {
 	struct net_device *dev = vport->dev;
 
-	if (unlikely(!(dev->flags & IFF_UP))) {
-		DEV_STATS_INC(dev, rx_dropped);
-		kfree_skb(skb);
+	if (likely(dev->flags & IFF_UP)) {
+		reset_for_host(skb);
+		skb->protocol = eth_type_trans(skb, dev);
+		/* eth_type_trans() pulled the header off skb->csum's span. */
+		skb_postpull_rcsum(skb, eth_hdr(skb), ETH_HLEN);
+		dev_sw_netstats_rx_add(dev, skb->len);
+		netif_rx(skb);
 		return;
 	}
-
-	/* Nothing from the path it came by applies on the way up. */
-	skb_dst_drop(skb);
-	nf_reset_ct(skb);
-	secpath_reset(skb);
-
-	skb->pkt_type = PACKET_HOST;
-	skb->protocol = eth_type_trans(skb, dev);
-	skb_postpull_rcsum(skb, eth_hdr(skb), ETH_HLEN);
-	dev_sw_netstats_rx_add(dev, skb->len);
-	netif_rx(skb);
+	DEV_STATS_INC(dev, rx_dropped);
+	kfree_skb(skb);
 }
 
 const struct rsw_vport_ops rsw_internal_vport_ops = {
