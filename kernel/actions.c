@@ -2,12 +2,11 @@
 /*
  * Running validated action lists (see actions_fmt.h) on packets.
  *
- * Contract with the callers: the packet path and OVS_PACKET_CMD_EXECUTE
- * call in under RCU with bottom halves disabled, skb->data at the Ethernet
- * header, and the network and transport headers, mac_len and skb->protocol
- * set by flow key extraction, with any outer VLAN tag in the skb's
- * metadata.  The key passed in is the packet's own and is ours to change;
- * callers do not read it afterwards.
+ * The packet path and OVS_PACKET_CMD_EXECUTE call in as
+ * rsw_actions_execute() says (actions.h), with the skb as flow key
+ * extraction left it (flow_key.h): skb->data at the Ethernet header, the
+ * network and transport headers, mac_len and skb->protocol set, any outer
+ * VLAN tag in the skb's metadata.
  *
  * Recursion: recirculation and output to a port whose transmit re-enters
  * the datapath (an internal port looped back) nest calls to
@@ -46,6 +45,7 @@
 #include "actions.h"
 #include "actions_fmt.h"
 #include "datapath.h"
+#include "fault.h"
 #include "upcall.h"
 #include "vport.h"
 
@@ -110,21 +110,43 @@ static void slot_put(void)
 	this_cpu_ptr(exec_cpu)->slots_used--;
 }
 
-static void output(struct rsw_datapath *dp, struct sk_buff *skb, u32 port_no)
+/*
+ * Apply a pending trunc: drop @cut bytes from the end, never the Ethernet
+ * header.  Trimming a clone whose data sits in fragments allocates, so it
+ * can fail.
+ */
+static int trim_for_trunc(struct sk_buff *skb, u32 cut)
+{
+	unsigned int keep = skb->len - min(cut, skb->len);
+
+	if (rsw_should_fail(RSW_FAULT_TRUNC))
+		return -ENOMEM;
+	return pskb_trim(skb, max_t(unsigned int, keep, ETH_HLEN));
+}
+
+/*
+ * Send @skb (consumed) out of port @port_no.  A packet that a trunc action
+ * could not cut is dropped, not sent whole in its place: whoever asked for
+ * the cut may rely on never receiving more.
+ */
+static void output_to_port(struct rsw_datapath *dp, struct sk_buff *skb,
+			   u32 port_no)
 {
 	struct rsw_vport *vport = rsw_dp_port(dp, port_no);
 	u32 cut = RSW_CB(skb)->cutlen;
 
 	if (unlikely(!vport || !netif_running(vport->dev) ||
-		     !netif_carrier_ok(vport->dev))) {
-		kfree_skb(skb);
-		return;
+		     !netif_carrier_ok(vport->dev)))
+		goto drop;
+	if (unlikely(cut) && unlikely(trim_for_trunc(skb, cut))) {
+		DEV_STATS_INC(vport->dev, tx_dropped);
+		goto drop;
 	}
-	/* A pending trunc; the Ethernet header always survives it. */
-	if (unlikely(cut))
-		pskb_trim(skb, max_t(unsigned int, skb->len - min(cut, skb->len),
-				     ETH_HLEN));
 	rsw_vport_send(vport, skb, RSW_CB(skb)->mru);
+	return;
+
+drop:
+	kfree_skb(skb);
 }
 
 /*
@@ -584,6 +606,48 @@ static int set_field(struct sk_buff *skb, struct rsw_flow_key *key,
 }
 
 /*
+ * dec_ttl: take one off the TTL of an IPv4 packet or the hop limit of an
+ * IPv6 one.  Returns 1, leaving the packet as it is, when that is 1 or 0
+ * already: the packet has expired.  Other packets pass untouched, as do
+ * the keys of all: only the TTL changes.
+ */
+static int dec_ttl(struct sk_buff *skb, struct rsw_flow_key *key)
+{
+	unsigned int nh = skb_network_offset(skb);
+	struct ipv6hdr *ip6;
+	struct iphdr *iph;
+	int err;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		err = skb_ensure_writable(skb, nh + sizeof(*iph));
+		if (unlikely(err))
+			return err;
+		iph = ip_hdr(skb);
+		if (iph->ttl <= 1)
+			return 1;
+		/*
+		 * The header checksum absorbs the change, so the header still
+		 * sums as before and a complete skb->csum stays right.
+		 */
+		csum_replace2(&iph->check, htons(iph->ttl << 8),
+			      htons((iph->ttl - 1) << 8));
+		key->ip_ttl = --iph->ttl;
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		err = skb_ensure_writable(skb, nh + sizeof(*ip6));
+		if (unlikely(err))
+			return err;
+		ip6 = ipv6_hdr(skb);
+		if (ip6->hop_limit <= 1)
+			return 1;
+		/* No header checksum here: skb->csum must follow instead. */
+		skb_postpull_rcsum(skb, &ip6->nexthdr, 2);
+		key->ip_ttl = --ip6->hop_limit;
+		skb_postpush_rcsum(skb, &ip6->nexthdr, 2);
+	}
+	return 0;
+}
+
+/*
  * Take the tag that follows the MAC addresses out of the frame.  skb->data
  * is at the Ethernet header; the protocol becomes the one the tag carried.
  */
@@ -817,6 +881,23 @@ static int run_nested(struct rsw_datapath *dp, struct sk_buff *skb,
 	return err;
 }
 
+/*
+ * An expired packet leaves by dec_ttl's own list, with the key as it is,
+ * and the rest of the list holding the action is not run: like a last
+ * action, it consumes @skb.  Lists holding dec_ttl change the key, so
+ * @k is always this execution's to change (see run_nested()).
+ */
+static int run_expired(struct rsw_datapath *dp, struct sk_buff *skb,
+		       struct act_key *k, const struct nlattr *a)
+{
+	const struct nlattr *arg_attr = nla_data(a);
+	int rem = nla_len(a);
+	const struct nlattr *list;
+
+	list = nla_next(arg_attr, &rem);
+	return run_list(dp, skb, k, list, rem);
+}
+
 /* Run @list on @skb and consume it, whatever happens. */
 static int run_list(struct rsw_datapath *dp, struct sk_buff *skb,
 		    struct act_key *k, const struct nlattr *list, int len)
@@ -832,12 +913,12 @@ static int run_list(struct rsw_datapath *dp, struct sk_buff *skb,
 		switch (nla_type(a)) {
 		case OVS_ACTION_ATTR_OUTPUT:
 			if (last) {
-				output(dp, skb, nla_get_u32(a));
+				output_to_port(dp, skb, nla_get_u32(a));
 				return 0;
 			}
 			copy = skb_clone(skb, GFP_ATOMIC);
 			if (copy)
-				output(dp, copy, nla_get_u32(a));
+				output_to_port(dp, copy, nla_get_u32(a));
 			RSW_CB(skb)->cutlen = 0;
 			break;
 
@@ -883,6 +964,12 @@ static int run_list(struct rsw_datapath *dp, struct sk_buff *skb,
 			if (last)
 				return err;
 			break;
+
+		case OVS_ACTION_ATTR_DEC_TTL:
+			err = dec_ttl(skb, k->key);
+			if (err > 0)
+				return run_expired(dp, skb, k, a);
+			break;
 		}
 
 		if (unlikely(err)) {
@@ -902,6 +989,8 @@ int rsw_actions_execute(struct rsw_datapath *dp, struct sk_buff *skb,
 	struct exec_cpu *c = this_cpu_ptr(exec_cpu);
 	struct act_key k = { .key = key, .owned = true };
 	int err;
+
+	lockdep_assert_in_softirq();
 
 	if (unlikely(++c->depth > NEST_LIMIT)) {
 		net_crit_ratelimited("%s: actions nested too deep (recirculation or port loop?), dropping\n",

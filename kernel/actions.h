@@ -23,7 +23,7 @@ struct rsw_flow_actions {
 	struct nlattr actions[];
 };
 
-/* Deepest nesting of sample/clone/check lists we accept. */
+/* Deepest nesting of sample, clone and dec_ttl lists we accept. */
 #define RSW_ACTIONS_MAX_DEPTH 16
 
 /**
@@ -35,7 +35,8 @@ struct rsw_flow_actions {
  *
  * Malformed lists (bad lengths, unknown types, a set on a field the flow
  * does not have) get -EINVAL; unsupported features (ct, meters, tunnels,
- * MPLS, NSH) also get -EINVAL, never a crash.  Nesting deeper than
+ * MPLS, NSH, check_pkt_len) also get -EINVAL, never a crash.  Each refusal
+ * is logged unless @log is false (feature probes).  Nesting deeper than
  * RSW_ACTIONS_MAX_DEPTH gets -EOVERFLOW, as from the in-tree datapath.
  * Allocates with GFP_KERNEL: call it outside RCU read sections.
  */
@@ -62,8 +63,9 @@ void rsw_actions_free_rcu(struct rsw_flow_actions *acts);
  * @key: the packet's key; updated as actions change the packet.  It is
  *	 the callee's to change: callers must not rely on it afterwards.
  *
- * Packet path: no allocation except for copies that output, clone and
- * sample need and for upcalls.  Recirculation re-enters
+ * Packet path, under RCU with bottom halves disabled (asserted): no
+ * allocation except for copies that output, clone and sample need, for
+ * upcalls, and for headers made writable.  Recirculation re-enters
  * rsw_dp_process_packet(), directly or, deep in nested executions, from
  * the outermost one once its list is done.
  */

@@ -11,12 +11,14 @@
  *    the mask all ones over the writable bits.  A plain set and a masked
  *    set then run through one code path; a whole set is given back to
  *    userspace as the plain set it was.
- *  - OVS_ACTION_ATTR_SAMPLE and OVS_ACTION_ATTR_CLONE hold an RSW_ACT_ARG
- *    attribute (struct rsw_act_arg) followed directly by the nested list.
+ *  - OVS_ACTION_ATTR_SAMPLE, OVS_ACTION_ATTR_CLONE and
+ *    OVS_ACTION_ATTR_DEC_TTL hold an RSW_ACT_ARG attribute (struct
+ *    rsw_act_arg) followed directly by the nested list: the sample's
+ *    actions, the clone's, or those dec_ttl runs on an expired packet.
  *
  * Nested attributes are limited to U16_MAX bytes like any netlink
- * attribute, so a list whose sets expand past that inside a sample or
- * clone is refused with -EMSGSIZE.
+ * attribute, so a list whose sets expand past that inside a nested list is
+ * refused with -EMSGSIZE.
  */
 #ifndef _RSW_ACTIONS_FMT_H
 #define _RSW_ACTIONS_FMT_H
@@ -34,7 +36,7 @@ enum {
 #define RSW_ACT_F_CHANGES_KEY BIT(0)
 
 struct rsw_act_arg {
-	u32 probability;	/* sample: U32_MAX = always; clone: unused */
+	u32 probability;	/* sample: U32_MAX = always; others: unused */
 	u32 flags;		/* RSW_ACT_F_* */
 };
 

@@ -6,8 +6,8 @@
  * What is refused, and with which errno, follows the in-tree datapath so
  * that ovs-vswitchd's feature probes reach the same conclusions: anything
  * this datapath cannot run (conntrack, meters, MPLS, NSH, tunnels, L3
- * packets, check_pkt_len, dec_ttl) is -EINVAL, as from a kernel that never
- * heard of it; lists nested too deep are -EOVERFLOW.
+ * packets, check_pkt_len) is -EINVAL, as from a kernel that never heard of
+ * it; lists nested too deep are -EOVERFLOW.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,16 +21,10 @@
 #include "actions.h"
 #include "actions_fmt.h"
 #include "datapath.h"
+#include "refuse.h"
 
 /* The 20 flow label bits of an IPv6 header's first word, host order. */
 #define FLOW_LABEL_MASK 0x000fffffU
-
-#define act_refuse(log, fmt, ...)					\
-	do {								\
-		if (log)						\
-			net_warn_ratelimited("action refused: " fmt "\n", \
-					     ##__VA_ARGS__);		\
-	} while (0)
 
 /*
  * Where converted actions go.  Conversion runs twice over the same input:
@@ -127,55 +121,58 @@ static int check_set(const struct nlattr *ka, int len,
 {
 	const void *val = nla_data(ka);
 
-	if (masked && !value_within_mask(val, len)) {
-		act_refuse(log, "set value bits outside the mask");
-		return -EINVAL;
-	}
+	if (masked && !value_within_mask(val, len))
+		return rsw_refuse(log, -EINVAL,
+				  "action: set value bits outside the mask");
 
 	switch (nla_type(ka)) {
 	case OVS_KEY_ATTR_IPV4: {
 		const struct ovs_key_ipv4 *v = val, *m = v + 1;
 
 		if (key->eth_type != htons(ETH_P_IP))
-			return -EINVAL;
+			break;
 		if (masked ? m->ipv4_proto || m->ipv4_frag :
 		    v->ipv4_proto != key->ip_proto ||
-		    v->ipv4_frag != key->ip_frag) {
-			act_refuse(log, "set of IPv4 protocol or frag type");
-			return -EINVAL;
-		}
-		break;
+		    v->ipv4_frag != key->ip_frag)
+			return rsw_refuse(log, -EINVAL,
+					  "action: set of IPv4 protocol or fragment type");
+		return 0;
 	}
 	case OVS_KEY_ATTR_IPV6: {
 		const struct ovs_key_ipv6 *v = val, *m = v + 1;
 
 		if (key->eth_type != htons(ETH_P_IPV6))
-			return -EINVAL;
+			break;
 		if (masked ? m->ipv6_proto || m->ipv6_frag ||
 		    (ntohl(m->ipv6_label) & ~FLOW_LABEL_MASK) :
 		    v->ipv6_proto != key->ip_proto ||
-		    v->ipv6_frag != key->ip_frag) {
-			act_refuse(log, "bad IPv6 set");
-			return -EINVAL;
-		}
+		    v->ipv6_frag != key->ip_frag)
+			return rsw_refuse(log, -EINVAL,
+					  "action: set of IPv6 protocol, fragment type or label bits past 20");
 		if (ntohl(v->ipv6_label) & ~FLOW_LABEL_MASK)
-			return -EINVAL;
-		break;
+			return rsw_refuse(log, -EINVAL,
+					  "action: IPv6 flow label %#x too wide",
+					  ntohl(v->ipv6_label));
+		return 0;
 	}
 	case OVS_KEY_ATTR_TCP:
-		if (!key_is_ip(key) || key->ip_proto != IPPROTO_TCP)
-			return -EINVAL;
+		if (key_is_ip(key) && key->ip_proto == IPPROTO_TCP)
+			return 0;
 		break;
 	case OVS_KEY_ATTR_UDP:
-		if (!key_is_ip(key) || key->ip_proto != IPPROTO_UDP)
-			return -EINVAL;
+		if (key_is_ip(key) && key->ip_proto == IPPROTO_UDP)
+			return 0;
 		break;
 	case OVS_KEY_ATTR_SCTP:
-		if (!key_is_ip(key) || key->ip_proto != IPPROTO_SCTP)
-			return -EINVAL;
+		if (key_is_ip(key) && key->ip_proto == IPPROTO_SCTP)
+			return 0;
 		break;
+	default:
+		return 0;
 	}
-	return 0;
+	return rsw_refuse(log, -EINVAL,
+			  "action: set of key attribute %d on a flow without that header",
+			  nla_type(ka));
 }
 
 static int copy_set(struct act_buf *b, const struct nlattr *a,
@@ -189,15 +186,15 @@ static int copy_set(struct act_buf *b, const struct nlattr *a,
 	/* Exactly one key attribute, filling the action. */
 	if (!nla_ok(ka, nla_len(a)) ||
 	    nla_total_size(nla_len(ka)) != nla_len(a))
-		return -EINVAL;
+		return rsw_refuse(log, -EINVAL,
+				  "action: set holds no single key attribute");
 
 	type = nla_type(ka);
 	len = masked ? nla_len(ka) / 2 : nla_len(ka);
-	if (!set_key_len(type) || len != set_key_len(type)) {
-		act_refuse(log, "set of key attribute %d, length %d", type,
-			   nla_len(ka));
-		return -EINVAL;
-	}
+	if (!set_key_len(type) || len != set_key_len(type))
+		return rsw_refuse(log, -EINVAL,
+				  "action: set of key attribute %d, length %d",
+				  type, nla_len(ka));
 
 	err = check_set(ka, len, key, masked, log);
 	if (err)
@@ -223,7 +220,7 @@ static int copy_set(struct act_buf *b, const struct nlattr *a,
 	return buf_nest_end(b, start);
 }
 
-static int check_userspace(const struct nlattr *a)
+static int check_userspace(const struct nlattr *a, bool log)
 {
 	static const struct nla_policy policy[OVS_USERSPACE_ATTR_MAX + 1] = {
 		[OVS_USERSPACE_ATTR_PID] = { .type = NLA_U32 },
@@ -238,14 +235,18 @@ static int check_userspace(const struct nlattr *a)
 	err = nla_parse_nested_deprecated(tb, OVS_USERSPACE_ATTR_MAX, a,
 					  policy, NULL);
 	if (err)
-		return err;
+		return rsw_refuse(log, err, "action: userspace malformed");
 	if (!tb[OVS_USERSPACE_ATTR_PID] ||
 	    !nla_get_u32(tb[OVS_USERSPACE_ATTR_PID]))
-		return -EINVAL;
+		return rsw_refuse(log, -EINVAL,
+				  "action: userspace without a PID");
 	return 0;
 }
 
-/* A sample or clone: arg, then the nested list converted one level down. */
+/*
+ * A sample, clone or dec_ttl: the arg, then the nested list converted one
+ * level down.
+ */
 static int copy_nested(struct act_buf *b, int type, u32 probability,
 		       const struct nlattr *list, const struct rsw_flow_key *key,
 		       u32 depth, u32 *flags, bool log)
@@ -280,17 +281,49 @@ static int copy_sample(struct act_buf *b, const struct nlattr *a,
 		else if (nla_type(sub) == OVS_SAMPLE_ATTR_ACTIONS && !list)
 			list = sub;
 		else
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: sample attribute %d unknown or repeated",
+					  nla_type(sub));
 	}
-	if (rem)
-		return -EINVAL;
-	if (!prob || nla_len(prob) != sizeof(u32))
-		return -EINVAL;
-	if (!list || (nla_len(list) && nla_len(list) < NLA_HDRLEN))
-		return -EINVAL;
+	if (rem || !prob || nla_len(prob) != sizeof(u32) || !list ||
+	    (nla_len(list) && nla_len(list) < NLA_HDRLEN))
+		return rsw_refuse(log, -EINVAL, "action: sample malformed");
 
 	return copy_nested(b, OVS_ACTION_ATTR_SAMPLE, nla_get_u32(prob), list,
 			   key, depth, flags, log);
+}
+
+/*
+ * dec_ttl: OVS_DEC_TTL_ATTR_ACTION holds the list a packet takes instead
+ * of the rest of the flow's when its TTL or hop limit is already 1 or 0
+ * (an empty list drops it).  Types past OVS_DEC_TTL_ATTR_MAX are skipped,
+ * room the ABI leaves for later additions; type 0 or a repeated type is
+ * refused.  Any flow may carry it: on packets other than IPv4 and IPv6 it
+ * does nothing.
+ */
+static int copy_dec_ttl(struct act_buf *b, const struct nlattr *a,
+			const struct rsw_flow_key *key, u32 depth, u32 *flags,
+			bool log)
+{
+	const struct nlattr *list = NULL, *sub;
+	int rem;
+
+	nla_for_each_nested(sub, a, rem) {
+		if (nla_type(sub) > OVS_DEC_TTL_ATTR_MAX)
+			continue;
+		if (nla_type(sub) != OVS_DEC_TTL_ATTR_ACTION || list)
+			return rsw_refuse(log, -EINVAL,
+					  "action: dec_ttl attribute %d invalid or repeated",
+					  nla_type(sub));
+		list = sub;
+	}
+	if (rem || !list || (nla_len(list) && nla_len(list) < NLA_HDRLEN))
+		return rsw_refuse(log, -EINVAL,
+				  "action: dec_ttl without a well-formed action list");
+
+	*flags |= RSW_ACT_F_CHANGES_KEY;
+	return copy_nested(b, OVS_ACTION_ATTR_DEC_TTL, 0, list, key, depth,
+			   flags, log);
 }
 
 /* Fixed payload sizes of the actions we run; -1 for variable ones. */
@@ -313,6 +346,7 @@ static int action_len(int type)
 	case OVS_ACTION_ATTR_SET_MASKED:
 	case OVS_ACTION_ATTR_SAMPLE:
 	case OVS_ACTION_ATTR_CLONE:
+	case OVS_ACTION_ATTR_DEC_TTL:
 		return -1;
 	}
 	return -2;	/* not one we support */
@@ -326,23 +360,24 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 	int len = action_len(type);
 	int err;
 
-	if (len == -2) {
-		act_refuse(log, "unsupported action type %d", type);
-		return -EINVAL;
-	}
-	if (len >= 0 && nla_len(a) != len) {
-		act_refuse(log, "action %d has length %d", type, nla_len(a));
-		return -EINVAL;
-	}
+	if (len == -2)
+		return rsw_refuse(log, -EINVAL,
+				  "action: type %d unsupported", type);
+	if (len >= 0 && nla_len(a) != len)
+		return rsw_refuse(log, -EINVAL,
+				  "action: type %d has length %d", type,
+				  nla_len(a));
 
 	switch (type) {
 	case OVS_ACTION_ATTR_OUTPUT:
 		if (nla_get_u32(a) >= RSW_MAX_PORTS)
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: output to port %u",
+					  nla_get_u32(a));
 		break;
 
 	case OVS_ACTION_ATTR_USERSPACE:
-		err = check_userspace(a);
+		err = check_userspace(a, log);
 		if (err)
 			return err;
 		break;
@@ -351,7 +386,9 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 		const struct ovs_action_trunc *trunc = nla_data(a);
 
 		if (trunc->max_len < ETH_HLEN)
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: trunc to %u bytes",
+					  trunc->max_len);
 		break;
 	}
 
@@ -360,7 +397,9 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 
 		/* 6.1 knows only the plain L4 hash. */
 		if (hash->hash_alg != OVS_HASH_ALG_L4)
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: hash algorithm %u",
+					  hash->hash_alg);
 		*flags |= RSW_ACT_F_CHANGES_KEY;
 		break;
 	}
@@ -370,7 +409,10 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 
 		if (!eth_type_vlan(vlan->vlan_tpid) ||
 		    !(vlan->vlan_tci & htons(VLAN_CFI_MASK)))
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: push_vlan of TPID %#x, TCI %#x",
+					  ntohs(vlan->vlan_tpid),
+					  ntohs(vlan->vlan_tci));
 		*flags |= RSW_ACT_F_CHANGES_KEY;
 		break;
 	}
@@ -390,9 +432,13 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 
 	case OVS_ACTION_ATTR_CLONE:
 		if (nla_len(a) && nla_len(a) < NLA_HDRLEN)
-			return -EINVAL;
+			return rsw_refuse(log, -EINVAL,
+					  "action: clone malformed");
 		return copy_nested(b, OVS_ACTION_ATTR_CLONE, 0, a, key, depth,
 				   flags, log);
+
+	case OVS_ACTION_ATTR_DEC_TTL:
+		return copy_dec_ttl(b, a, key, depth, flags, log);
 	}
 
 	buf_put(b, type, nla_data(a), nla_len(a));
@@ -401,8 +447,8 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 
 /*
  * Validate and convert the actions nested in @list.  @depth counts the
- * sample and clone lists around it; @flags collects RSW_ACT_F_* of what
- * the list does.
+ * sample, clone and dec_ttl lists around it; @flags collects RSW_ACT_F_*
+ * of what the list does.
  */
 static int copy_list(struct act_buf *b, const struct nlattr *list,
 		     const struct rsw_flow_key *key, u32 depth, u32 *flags,
@@ -411,11 +457,10 @@ static int copy_list(struct act_buf *b, const struct nlattr *list,
 	const struct nlattr *a;
 	int rem, err;
 
-	if (depth > RSW_ACTIONS_MAX_DEPTH) {
-		act_refuse(log, "actions nested deeper than %d",
-			   RSW_ACTIONS_MAX_DEPTH);
-		return -EOVERFLOW;
-	}
+	if (depth > RSW_ACTIONS_MAX_DEPTH)
+		return rsw_refuse(log, -EOVERFLOW,
+				  "action: lists nested deeper than %d",
+				  RSW_ACTIONS_MAX_DEPTH);
 
 	nla_for_each_nested(a, list, rem) {
 		err = copy_action(b, a, key, depth, flags, log);
@@ -423,7 +468,8 @@ static int copy_list(struct act_buf *b, const struct nlattr *list,
 			return err;
 	}
 	if (rem > 0)
-		return -EINVAL;
+		return rsw_refuse(log, -EINVAL,
+				  "action: %d trailing bytes", rem);
 	return 0;
 }
 
@@ -479,7 +525,11 @@ static int put_whole_set(struct sk_buff *skb, const struct nlattr *a)
 	return 0;
 }
 
-/* Sample and clone: drop the arg, restore userspace's own layout. */
+/*
+ * Sample, clone and dec_ttl: drop the arg, restore userspace's own layout
+ * (a sample's probability and list, a clone's bare list, dec_ttl's list
+ * in its one attribute).
+ */
 static int put_nested(struct sk_buff *skb, const struct nlattr *a)
 {
 	const struct nlattr *arg_attr = nla_data(a);
@@ -499,6 +549,10 @@ static int put_nested(struct sk_buff *skb, const struct nlattr *a)
 				arg->probability))
 			goto err_cancel;
 		inner = nla_nest_start_noflag(skb, OVS_SAMPLE_ATTR_ACTIONS);
+		if (!inner)
+			goto err_cancel;
+	} else if (type == OVS_ACTION_ATTR_DEC_TTL) {
+		inner = nla_nest_start_noflag(skb, OVS_DEC_TTL_ATTR_ACTION);
 		if (!inner)
 			goto err_cancel;
 	}
@@ -527,6 +581,7 @@ static int put_list(struct sk_buff *skb, const struct nlattr *list, int len)
 			break;
 		case OVS_ACTION_ATTR_SAMPLE:
 		case OVS_ACTION_ATTR_CLONE:
+		case OVS_ACTION_ATTR_DEC_TTL:
 			err = put_nested(skb, a);
 			break;
 		default:
