@@ -18,7 +18,6 @@
 #include <net/netns/generic.h>
 #include "datapath.h"
 #include "dev_notifier.h"
-#include "genl.h"
 #include "vport.h"
 #include "vport_genl.h"
 

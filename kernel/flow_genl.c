@@ -12,17 +12,11 @@
 #include <net/sock.h>
 #include "actions.h"
 #include "datapath.h"
+#include "flow_genl.h"
 #include "flow_netlink.h"
 #include "flow_table.h"
 #include "genl.h"
-
-/* Refusals are logged unless the request is a feature probe. */
-#define flow_err(log, fmt, ...)						\
-	do {								\
-		if (log)						\
-			net_info_ratelimited("flow refused: " fmt "\n",	\
-					     ##__VA_ARGS__);		\
-	} while (0)
+#include "refuse.h"
 
 static const struct nla_policy flow_policy[OVS_FLOW_ATTR_MAX + 1] = {
 	[OVS_FLOW_ATTR_KEY] = { .type = NLA_NESTED },
@@ -273,21 +267,22 @@ static struct rsw_flow *find_named(struct rsw_datapath *dp,
 /*
  * Validate the actions of a NEW or SET against the flow's masked @key and
  * allocate the reply that will carry them (NULL if none is wanted); on
- * failure nothing is left allocated.
+ * failure nothing is left allocated.  A list that fails validation is
+ * reported, after the reason the validation itself gave, with @refusal:
+ * for NEW the line tools look for (see refuse.h).
  */
 static struct sk_buff *actions_with_reply(const struct nlattr *attr,
 					  const struct rsw_flow_key *key,
 					  struct genl_info *info, bool log,
+					  const char *refusal,
 					  struct rsw_flow_actions **acts)
 {
 	struct sk_buff *reply;
 	int err;
 
 	err = rsw_actions_from_nlattr(attr, key, acts, log);
-	if (err) {
-		flow_err(log, "flow actions may not be safe on all matching packets");
-		return ERR_PTR(err);
-	}
+	if (err)
+		return ERR_PTR(rsw_refuse(log, err, "%s", refusal));
 	reply = reply_alloc(*acts, info, false);
 	if (IS_ERR(reply)) {
 		rsw_actions_free(*acts);
@@ -296,27 +291,97 @@ static struct sk_buff *actions_with_reply(const struct nlattr *attr,
 	return reply;
 }
 
+/*
+ * The flow already in @dp that a NEW for @new runs into: the one with its
+ * UFID, or any whose match covers its key.  Under rsw_mutex.
+ */
+static struct rsw_flow *find_existing(struct rsw_datapath *dp,
+				      const struct rsw_flow *new)
+{
+	struct rsw_flow *flow = NULL;
+
+	if (new->id.len)
+		flow = rsw_flow_table_find_ufid(&dp->table, &new->id);
+	return flow ?: lookup_any(dp, &new->unmasked);
+}
+
+/*
+ * NEW, the insert path: nothing in @dp is in the way of @new, which goes
+ * in with @acts.  @new owns @acts from here on, the insert failing or not.
+ */
+static int flow_insert(struct rsw_datapath *dp, struct rsw_flow *new,
+		       struct rsw_flow_actions *acts,
+		       const struct rsw_flow_key *mask, struct sk_buff *reply,
+		       struct genl_info *info, u32 ufid_flags)
+{
+	const struct ovs_header *ovs_header = info->userhdr;
+	int err;
+
+	rsw_assert_locked();
+
+	rcu_assign_pointer(new->acts, acts);
+	err = rsw_flow_table_insert(&dp->table, new, mask);
+	if (err)
+		return err;
+	if (reply)
+		reply_fill(reply, new, ovs_header->dp_ifindex, info,
+			   OVS_FLOW_CMD_NEW, ufid_flags);
+	return 0;
+}
+
+/*
+ * NEW, the replace path: @flow is in the way.  Only a request that does
+ * not insist on creating (NLM_F_CREATE, NLM_F_EXCL) may go on, and then
+ * the flow it names, which a wider @flow may only cover, takes @acts.
+ * Returns the list replaced, to be freed after a grace period.
+ */
+static struct rsw_flow_actions *
+flow_replace(struct rsw_datapath *dp, struct rsw_flow *flow,
+	     const struct rsw_flow_key *unmasked, struct rsw_flow_actions *acts,
+	     struct sk_buff *reply, struct genl_info *info, u32 ufid_flags)
+{
+	const struct ovs_header *ovs_header = info->userhdr;
+	struct rsw_flow_actions *old;
+
+	rsw_assert_locked();
+
+	/* NLM_F_EXCL is one of the two bits of NLM_F_DUMP, so userspace
+	 * says NLM_F_CREATE where it means "only create"; honour both, as
+	 * the in-tree datapath does.
+	 */
+	if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL))
+		return ERR_PTR(-EEXIST);
+	if (!same_flow(flow, unmasked)) {
+		flow = flow->id.len ? NULL :
+		       rsw_flow_table_find_exact(&dp->table, unmasked, NULL);
+		if (!flow)
+			return ERR_PTR(-ENOENT);
+	}
+
+	old = rsw_deref(flow->acts);
+	rcu_assign_pointer(flow->acts, acts);
+	if (reply)
+		reply_fill(reply, flow, ovs_header->dp_ifindex, info,
+			   OVS_FLOW_CMD_NEW, ufid_flags);
+	return old;
+}
+
 static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rsw_flow_actions *acts = NULL, *old_acts;
-	struct ovs_header *ovs_header = info->userhdr;
+	struct rsw_flow_actions *acts = NULL, *old_acts = NULL;
 	struct nlattr **a = info->attrs;
 	bool log = !a[OVS_FLOW_ATTR_PROBE];
-	struct rsw_flow *new, *flow = NULL;
+	struct rsw_flow *new, *flow;
 	struct rsw_flow_key mask;
 	struct rsw_datapath *dp;
 	struct sk_buff *reply;
 	u32 ufid_flags;
 	int err;
 
-	if (!a[OVS_FLOW_ATTR_KEY]) {
-		flow_err(log, "flow key missing in new flow");
-		return -EINVAL;
-	}
-	if (!a[OVS_FLOW_ATTR_ACTIONS]) {
-		flow_err(log, "flow actions missing in new flow");
-		return -EINVAL;
-	}
+	if (!a[OVS_FLOW_ATTR_KEY])
+		return rsw_refuse(log, -EINVAL, "flow: NEW without a key");
+	if (!a[OVS_FLOW_ATTR_ACTIONS])
+		return rsw_refuse(log, -EINVAL, "flow: NEW without actions");
 	ufid_flags = rsw_ufid_flags(a[OVS_FLOW_ATTR_UFID_FLAGS]);
 
 	/* Usually the flow is new: build it before taking the lock. */
@@ -332,7 +397,7 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		goto err_free_flow;
 	rsw_flow_key_mask(&new->key, &new->unmasked, &mask);
 	reply = actions_with_reply(a[OVS_FLOW_ATTR_ACTIONS], &new->key, info,
-				   log, &acts);
+				   log, RSW_UNSAFE_ACTIONS, &acts);
 	if (IS_ERR(reply)) {
 		err = PTR_ERR(reply);
 		goto err_free_flow;
@@ -345,62 +410,36 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		goto err_unlock;
 	}
 
-	if (new->id.len)
-		flow = rsw_flow_table_find_ufid(&dp->table, &new->id);
-	if (!flow)
-		flow = lookup_any(dp, &new->unmasked);
-
+	flow = find_existing(dp, new);
 	if (!flow) {
-		rcu_assign_pointer(new->acts, acts);
-		/* From here @new owns @acts, even if insertion fails. */
+		err = flow_insert(dp, new, acts, &mask, reply, info,
+				  ufid_flags);
 		acts = NULL;
-		err = rsw_flow_table_insert(&dp->table, new, &mask);
 		if (err)
 			goto err_unlock;
-		if (reply)
-			reply_fill(reply, new, ovs_header->dp_ifindex, info,
-				   OVS_FLOW_CMD_NEW, ufid_flags);
-		mutex_unlock(&rsw_mutex);
+		new = NULL;
 	} else {
-		/* NLM_F_EXCL is one of the two bits of NLM_F_DUMP, so
-		 * userspace says NLM_F_CREATE where it means "only create";
-		 * honour both, as the in-tree datapath does.
-		 */
-		if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL)) {
-			err = -EEXIST;
+		old_acts = flow_replace(dp, flow, &new->unmasked, acts, reply,
+					info, ufid_flags);
+		if (IS_ERR(old_acts)) {
+			err = PTR_ERR(old_acts);
 			goto err_unlock;
 		}
-		if (!same_flow(flow, &new->unmasked)) {
-			/* A wider flow covered the key; look for this one. */
-			flow = flow->id.len ? NULL :
-			       rsw_flow_table_find_exact(&dp->table,
-							 &new->unmasked, NULL);
-			if (!flow) {
-				err = -ENOENT;
-				goto err_unlock;
-			}
-		}
-
-		old_acts = rsw_deref(flow->acts);
-		rcu_assign_pointer(flow->acts, acts);
-		if (reply)
-			reply_fill(reply, flow, ovs_header->dp_ifindex, info,
-				   OVS_FLOW_CMD_NEW, ufid_flags);
-		mutex_unlock(&rsw_mutex);
-
-		rsw_actions_free_rcu(old_acts);
-		rsw_flow_free(new);
+		acts = NULL;
 	}
+	mutex_unlock(&rsw_mutex);
 
 	if (reply)
 		rsw_genl_notify(&rsw_flow_family, reply, info);
+	rsw_actions_free_rcu(old_acts);
+	/* Not inserted: the table already had the flow. */
+	rsw_flow_free(new);
 	return 0;
 
 err_unlock:
 	mutex_unlock(&rsw_mutex);
 	kfree_skb(reply);
-	if (acts)
-		rsw_actions_free(acts);
+	rsw_actions_free(acts);
 err_free_flow:
 	rsw_flow_free(new);
 	return err;
@@ -468,10 +507,9 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 	err = rsw_ufid_from_nlattr(a[OVS_FLOW_ATTR_UFID], &id, log);
 	if (err)
 		return err;
-	if (!a[OVS_FLOW_ATTR_KEY] && !id.len) {
-		flow_err(log, "flow set needs a key or a UFID");
-		return -EINVAL;
-	}
+	if (!a[OVS_FLOW_ATTR_KEY] && !id.len)
+		return rsw_refuse(log, -EINVAL,
+				  "flow: SET names no flow, by key or UFID");
 
 	if (a[OVS_FLOW_ATTR_KEY]) {
 		err = rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY],
@@ -481,14 +519,15 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 			return err;
 	}
 	if (a[OVS_FLOW_ATTR_ACTIONS]) {
-		if (!a[OVS_FLOW_ATTR_KEY]) {
-			flow_err(log, "flow set with actions needs a key");
-			return -EINVAL;
-		}
+		if (!a[OVS_FLOW_ATTR_KEY])
+			return rsw_refuse(log, -EINVAL,
+					  "flow: SET with actions but no key to check them against");
 		/* The mask is not needed past this point: mask in place. */
 		rsw_flow_key_mask(&mask, &key, &mask);
 		reply = actions_with_reply(a[OVS_FLOW_ATTR_ACTIONS], &mask,
-					   info, log, &acts);
+					   info, log,
+					   "flow: SET refused for its actions",
+					   &acts);
 		if (IS_ERR(reply))
 			return PTR_ERR(reply);
 	}
@@ -546,10 +585,9 @@ static int flow_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	err = parse_flow_name(info, &name);
 	if (err)
 		return err;
-	if (!name.given) {
-		flow_err(name.log, "flow get needs a key or a UFID");
-		return -EINVAL;
-	}
+	if (!name.given)
+		return rsw_refuse(name.log, -EINVAL,
+				  "flow: GET names no flow, by key or UFID");
 
 	/* The mutex, not RCU, so that the reply can be sized and allocated
 	 * with GFP_KERNEL while the flow cannot change.

@@ -8,15 +8,15 @@
  * looks odd, that is why.  Every refusal is -EINVAL.
  *
  * Parsing happens in three steps.  First the list is gathered into a table
- * indexed by attribute type (collect()), checking lengths and duplicates.
- * Then VLAN tags are peeled: each OVS_KEY_ATTR_ENCAP level is gathered into
- * the same table, replacing the tag's own ETHERTYPE and VLAN, so that the
- * innermost type and the L3/L4 attributes end up at the top level (the
- * table's bitmap then says what the key named, as match_ok() needs).  Last
- * the table is applied to a key or a mask (apply()).  A mask is parsed the
- * same way with its all-zero attributes treated as absent; with no mask
- * attribute at all, the key's own list is parsed again as a mask whose
- * every byte reads 0xff.
+ * indexed by attribute type (gather_attrs()), checking lengths and
+ * duplicates.  Then VLAN tags are peeled: each OVS_KEY_ATTR_ENCAP level is
+ * gathered into the same table, replacing the tag's own ETHERTYPE and VLAN,
+ * so that the innermost type and the L3/L4 attributes end up at the top
+ * level (the table's bitmap then says what the key named, as
+ * mask_fits_key() needs).  Last the table is written into a key or a mask
+ * (attrs_to_key()).  A mask is parsed the same way with its all-zero
+ * attributes treated as absent; with no mask attribute at all, the key's
+ * own list is parsed again as a mask whose every byte reads 0xff.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -28,24 +28,17 @@
 #include <net/ndisc.h>
 #include "datapath.h"
 #include "flow_netlink.h"
+#include "refuse.h"
 
 /* A key without IN_PORT holds this, one past the highest port number. */
 #define NO_IN_PORT RSW_MAX_PORTS
-
-#define refused(log, fmt, ...)						\
-({									\
-	if (log)							\
-		net_info_ratelimited("flow key refused: " fmt "\n",	\
-				     ##__VA_ARGS__);			\
-	-EINVAL;							\
-})
 
 /*
  * Payload length of each attribute type a key may carry: ANY_LEN for
  * nested and variable ones, 0 for types never accepted from userspace
  * (UNSPEC, and PACKET_TYPE, ND_EXTENSIONS and TUNNEL_INFO, which are
  * userspace's or the kernel's own).  Attributes listed here but not
- * understood by apply() (conntrack, MPLS, NSH) are refused there.
+ * understood by attrs_to_key() (conntrack, MPLS, NSH) are refused there.
  */
 #define ANY_LEN (-1)
 
@@ -100,24 +93,26 @@ struct attrs {
 	bool ones;	/* every payload byte reads as 0xff */
 };
 
-static bool has(const struct attrs *s, int type)
+/* Whether the list names @type (a mask's all-zero attribute does not). */
+static bool attr_given(const struct attrs *s, int type)
 {
 	return s->seen & BIT_ULL(type);
 }
 
-static const void *val(const struct attrs *s, int type)
+/* The payload of @type, all ones in a mask implied by its key. */
+static const void *attr_value(const struct attrs *s, int type)
 {
 	return s->ones ? all_ones : nla_data(s->a[type]);
 }
 
-static __be16 val_be16(const struct attrs *s, int type)
+static __be16 attr_be16(const struct attrs *s, int type)
 {
-	return *(const __be16 *)val(s, type);
+	return *(const __be16 *)attr_value(s, type);
 }
 
-static u32 val_u32(const struct attrs *s, int type)
+static u32 attr_u32(const struct attrs *s, int type)
 {
-	return *(const u32 *)val(s, type);
+	return *(const u32 *)attr_value(s, type);
 }
 
 static bool is_zero(const struct nlattr *nla)
@@ -125,7 +120,7 @@ static bool is_zero(const struct nlattr *nla)
 	return !memchr_inv(nla_data(nla), 0, nla_len(nla));
 }
 
-static int collect(struct attrs *s, const struct nlattr *list, bool log)
+static int gather_attrs(struct attrs *s, const struct nlattr *list, bool log)
 {
 	const struct nlattr *nla;
 	int rem;
@@ -134,13 +129,16 @@ static int collect(struct attrs *s, const struct nlattr *list, bool log)
 		int type = nla_type(nla);
 
 		if (type > OVS_KEY_ATTR_MAX || !key_attr_len[type])
-			return refused(log, "attribute %d unknown", type);
-		if (has(s, type))
-			return refused(log, "attribute %d repeated", type);
+			return rsw_refuse(log, -EINVAL,
+					  "key: attribute %d unknown", type);
+		if (attr_given(s, type))
+			return rsw_refuse(log, -EINVAL,
+					  "key: attribute %d repeated", type);
 		if (key_attr_len[type] != ANY_LEN &&
 		    nla_len(nla) != key_attr_len[type])
-			return refused(log, "attribute %d has length %d",
-				       type, nla_len(nla));
+			return rsw_refuse(log, -EINVAL,
+					  "key: attribute %d has length %d",
+					  type, nla_len(nla));
 		/* A mask's all-zero attribute matches nothing: as if absent. */
 		if (s->is_mask && (s->ones ? !nla_len(nla) : is_zero(nla)))
 			continue;
@@ -148,11 +146,11 @@ static int collect(struct attrs *s, const struct nlattr *list, bool log)
 		s->a[type] = nla;
 	}
 	if (rem)
-		return refused(log, "%d trailing bytes", rem);
+		return rsw_refuse(log, -EINVAL, "key: %d trailing bytes", rem);
 	return 0;
 }
 
-static void tag_taken(struct attrs *s)
+static void forget_tag_attrs(struct attrs *s)
 {
 	s->seen &= ~(BIT_ULL(OVS_KEY_ATTR_ETHERTYPE) |
 		     BIT_ULL(OVS_KEY_ATTR_VLAN) |
@@ -169,22 +167,26 @@ static int key_tag(struct attrs *s, struct rsw_vlan_tag *tag, bool log)
 	__be16 tci;
 	int err;
 
-	if (!has(s, OVS_KEY_ATTR_ETHERNET) || !has(s, OVS_KEY_ATTR_ETHERTYPE) ||
-	    !eth_type_vlan(val_be16(s, OVS_KEY_ATTR_ETHERTYPE)))
+	if (!attr_given(s, OVS_KEY_ATTR_ETHERNET) ||
+	    !attr_given(s, OVS_KEY_ATTR_ETHERTYPE) ||
+	    !eth_type_vlan(attr_be16(s, OVS_KEY_ATTR_ETHERTYPE)))
 		return 0;
-	if (!has(s, OVS_KEY_ATTR_VLAN) || !has(s, OVS_KEY_ATTR_ENCAP))
-		return refused(log, "VLAN without its TCI or encapsulation");
+	if (!attr_given(s, OVS_KEY_ATTR_VLAN) ||
+	    !attr_given(s, OVS_KEY_ATTR_ENCAP))
+		return rsw_refuse(log, -EINVAL,
+				  "key: VLAN without its TCI or encapsulation");
 
-	tci = val_be16(s, OVS_KEY_ATTR_VLAN);
+	tci = attr_be16(s, OVS_KEY_ATTR_VLAN);
 	if (!(tci & htons(VLAN_CFI_MASK)) &&
 	    (tci || nla_len(s->a[OVS_KEY_ATTR_ENCAP])))
-		return refused(log, "VLAN TCI %#x lacks the present bit",
-			       ntohs(tci));
+		return rsw_refuse(log, -EINVAL,
+				  "key: VLAN TCI %#x lacks the present bit",
+				  ntohs(tci));
 
-	tag->tpid = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+	tag->tpid = attr_be16(s, OVS_KEY_ATTR_ETHERTYPE);
 	tag->tci = tci;
-	tag_taken(s);
-	err = collect(s, s->a[OVS_KEY_ATTR_ENCAP], log);
+	forget_tag_attrs(s);
+	err = gather_attrs(s, s->a[OVS_KEY_ATTR_ENCAP], log);
 	return err ? err : 1;
 }
 
@@ -198,25 +200,29 @@ static int mask_tag(struct attrs *s, const struct rsw_vlan_tag *key_tag,
 	__be16 tpid = 0, tci = 0;
 	int err;
 
-	if (!has(s, OVS_KEY_ATTR_ENCAP))
+	if (!attr_given(s, OVS_KEY_ATTR_ENCAP))
 		return 0;
 	if (!(key_tag->tci & htons(VLAN_CFI_MASK)))
-		return refused(log, "VLAN mask for an untagged key");
+		return rsw_refuse(log, -EINVAL,
+				  "key: VLAN mask for an untagged key");
 
 	if (s->a[OVS_KEY_ATTR_VLAN])
-		tci = val_be16(s, OVS_KEY_ATTR_VLAN);
+		tci = attr_be16(s, OVS_KEY_ATTR_VLAN);
 	if (s->a[OVS_KEY_ATTR_ETHERTYPE])
-		tpid = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+		tpid = attr_be16(s, OVS_KEY_ATTR_ETHERTYPE);
 	if (tpid != htons(0xffff))
-		return refused(log, "VLAN TPID mask %#x not exact", ntohs(tpid));
+		return rsw_refuse(log, -EINVAL,
+				  "key: VLAN TPID mask %#x not exact",
+				  ntohs(tpid));
 	if (!(tci & htons(VLAN_CFI_MASK)))
-		return refused(log, "VLAN TCI mask %#x lacks the present bit",
-			       ntohs(tci));
+		return rsw_refuse(log, -EINVAL,
+				  "key: VLAN TCI mask %#x lacks the present bit",
+				  ntohs(tci));
 
 	tag->tpid = tpid;
 	tag->tci = tci;
-	tag_taken(s);
-	err = collect(s, s->a[OVS_KEY_ATTR_ENCAP], log);
+	forget_tag_attrs(s);
+	err = gather_attrs(s, s->a[OVS_KEY_ATTR_ENCAP], log);
 	return err ? err : 1;
 }
 
@@ -278,8 +284,9 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 		if (type > OVS_TUNNEL_KEY_ATTR_MAX ||
 		    (tun_attr_len[type] != ANY_LEN &&
 		     nla_len(nla) != tun_attr_len[type]))
-			return refused(log, "tunnel attribute %d malformed",
-				       type);
+			return rsw_refuse(log, -EINVAL,
+					  "key: tunnel attribute %d malformed",
+					  type);
 		switch (type) {
 		case OVS_TUNNEL_KEY_ATTR_IPV4_SRC:
 		case OVS_TUNNEL_KEY_ATTR_IPV4_DST:
@@ -292,7 +299,8 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 			break;
 		case OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS:
 			if (nla_len(nla))
-				return refused(log, "tunnel options mask");
+				return rsw_refuse(log, -EINVAL,
+						  "key: tunnel options mask");
 			fallthrough;
 		case OVS_TUNNEL_KEY_ATTR_VXLAN_OPTS:
 		case OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS:
@@ -301,9 +309,10 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 		}
 	}
 	if (rem)
-		return refused(log, "%d trailing bytes in tunnel", rem);
+		return rsw_refuse(log, -EINVAL,
+				  "key: %d trailing bytes in tunnel", rem);
 	if ((v4 && v6) || opts > 1)
-		return refused(log, "inconsistent tunnel mask");
+		return rsw_refuse(log, -EINVAL, "key: inconsistent tunnel mask");
 	return 0;
 }
 
@@ -315,8 +324,8 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
  * "untracked" is matched as written; any other conntrack match is refused,
  * which is how ovs-vswitchd's probes learn it is unsupported.
  */
-static int apply_conntrack(const struct attrs *s, struct rsw_flow_key *out,
-			   u64 *used, bool log)
+static int conntrack_to_key(const struct attrs *s, struct rsw_flow_key *out,
+			    u64 *used, bool log)
 {
 	static const int types[] = {
 		OVS_KEY_ATTR_CT_STATE, OVS_KEY_ATTR_CT_ZONE,
@@ -327,15 +336,16 @@ static int apply_conntrack(const struct attrs *s, struct rsw_flow_key *out,
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		const struct nlattr *a = s->a[types[i]];
 
-		if (!has(s, types[i]))
+		if (!attr_given(s, types[i]))
 			continue;
 		*used |= BIT_ULL(types[i]);
 		if (s->is_mask && types[i] == OVS_KEY_ATTR_CT_STATE) {
-			out->ct_state = val_u32(s, types[i]);
+			out->ct_state = attr_u32(s, types[i]);
 			continue;
 		}
 		if (memchr_inv(nla_data(a), 0, nla_len(a)))
-			return refused(log, "conntrack match unsupported");
+			return rsw_refuse(log, -EINVAL,
+					  "key: conntrack match unsupported");
 	}
 	return 0;
 }
@@ -344,35 +354,39 @@ static int apply_conntrack(const struct attrs *s, struct rsw_flow_key *out,
  * Metadata: what does not come from the packet's bytes.  @used collects
  * the types consumed.
  */
-static int apply_metadata(const struct attrs *s, struct rsw_flow_key *out,
-			  u64 *used, bool log)
+static int metadata_to_key(const struct attrs *s, struct rsw_flow_key *out,
+			   u64 *used, bool log)
 {
-	if (has(s, OVS_KEY_ATTR_DP_HASH))
-		out->dp_hash = val_u32(s, OVS_KEY_ATTR_DP_HASH);
-	if (has(s, OVS_KEY_ATTR_RECIRC_ID))
-		out->recirc_id = val_u32(s, OVS_KEY_ATTR_RECIRC_ID);
-	if (has(s, OVS_KEY_ATTR_PRIORITY))
-		out->priority = val_u32(s, OVS_KEY_ATTR_PRIORITY);
-	if (has(s, OVS_KEY_ATTR_SKB_MARK))
-		out->skb_mark = val_u32(s, OVS_KEY_ATTR_SKB_MARK);
+	if (attr_given(s, OVS_KEY_ATTR_DP_HASH))
+		out->dp_hash = attr_u32(s, OVS_KEY_ATTR_DP_HASH);
+	if (attr_given(s, OVS_KEY_ATTR_RECIRC_ID))
+		out->recirc_id = attr_u32(s, OVS_KEY_ATTR_RECIRC_ID);
+	if (attr_given(s, OVS_KEY_ATTR_PRIORITY))
+		out->priority = attr_u32(s, OVS_KEY_ATTR_PRIORITY);
+	if (attr_given(s, OVS_KEY_ATTR_SKB_MARK))
+		out->skb_mark = attr_u32(s, OVS_KEY_ATTR_SKB_MARK);
 
-	if (!has(s, OVS_KEY_ATTR_IN_PORT)) {
+	if (!attr_given(s, OVS_KEY_ATTR_IN_PORT)) {
 		if (!s->is_mask)
 			out->in_port = NO_IN_PORT;
 	} else if (s->is_mask) {
 		/* A port is matched exactly or not at all. */
 		out->in_port = U32_MAX;
 	} else {
-		out->in_port = val_u32(s, OVS_KEY_ATTR_IN_PORT);
+		out->in_port = attr_u32(s, OVS_KEY_ATTR_IN_PORT);
 		if (out->in_port >= NO_IN_PORT)
-			return refused(log, "port %u out of range",
-				       out->in_port);
+			return rsw_refuse(log, -EINVAL,
+					  "key: port %u out of range",
+					  out->in_port);
 	}
 
-	if (has(s, OVS_KEY_ATTR_TUNNEL)) {
-		int err = s->is_mask ? tunnel_mask_ok(s, log) :
-				       refused(log, "tunnel match unsupported");
+	if (attr_given(s, OVS_KEY_ATTR_TUNNEL)) {
+		int err;
 
+		if (!s->is_mask)
+			return rsw_refuse(log, -EINVAL,
+					  "key: tunnel match unsupported");
+		err = tunnel_mask_ok(s, log);
 		if (err)
 			return err;
 	}
@@ -380,41 +394,43 @@ static int apply_metadata(const struct attrs *s, struct rsw_flow_key *out,
 	*used |= BIT_ULL(OVS_KEY_ATTR_DP_HASH) | BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
 		 BIT_ULL(OVS_KEY_ATTR_PRIORITY) | BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
 		 BIT_ULL(OVS_KEY_ATTR_IN_PORT) | BIT_ULL(OVS_KEY_ATTR_TUNNEL);
-	return apply_conntrack(s, out, used, log);
+	return conntrack_to_key(s, out, used, log);
 }
 
 /* Ethernet addresses and the type after the tags. */
-static int apply_l2(const struct attrs *s, struct rsw_flow_key *out,
-		    u64 *used, bool log)
+static int l2_to_key(const struct attrs *s, struct rsw_flow_key *out,
+		     u64 *used, bool log)
 {
-	bool type = has(s, OVS_KEY_ATTR_ETHERTYPE);
+	bool type = attr_given(s, OVS_KEY_ATTR_ETHERTYPE);
 
-	if (has(s, OVS_KEY_ATTR_ETHERNET)) {
+	if (attr_given(s, OVS_KEY_ATTR_ETHERNET)) {
 		const struct ovs_key_ethernet *eth;
 
-		eth = val(s, OVS_KEY_ATTR_ETHERNET);
+		eth = attr_value(s, OVS_KEY_ATTR_ETHERNET);
 		ether_addr_copy(out->eth_src, eth->eth_src);
 		ether_addr_copy(out->eth_dst, eth->eth_dst);
 		/* Every tag was peeled already; one left is misplaced. */
-		if (has(s, OVS_KEY_ATTR_VLAN))
-			return refused(log, "VLAN outside its encapsulation");
+		if (attr_given(s, OVS_KEY_ATTR_VLAN))
+			return rsw_refuse(log, -EINVAL,
+					  "key: VLAN outside its encapsulation");
 		/* No type in a key means an 802.2 frame. */
 		if (!type && !s->is_mask)
 			out->eth_type = htons(ETH_P_802_2);
 	} else if (!s->is_mask) {
 		/* Packets without Ethernet headers are never ours. */
-		return refused(log, "no Ethernet header");
+		return rsw_refuse(log, -EINVAL, "key: no Ethernet header");
 	}
 
 	if (type) {
-		__be16 eth_type = val_be16(s, OVS_KEY_ATTR_ETHERTYPE);
+		__be16 eth_type = attr_be16(s, OVS_KEY_ATTR_ETHERTYPE);
 
 		/* The type is always matched exactly. */
 		if (s->is_mask)
 			eth_type = htons(0xffff);
 		else if (!eth_proto_is_802_3(eth_type))
-			return refused(log, "Ethernet type %#x is a length",
-				       ntohs(eth_type));
+			return rsw_refuse(log, -EINVAL,
+					  "key: Ethernet type %#x is a length",
+					  ntohs(eth_type));
 		out->eth_type = eth_type;
 	}
 
@@ -422,14 +438,18 @@ static int apply_l2(const struct attrs *s, struct rsw_flow_key *out,
 	return 0;
 }
 
-static int apply_l3(const struct attrs *s, struct rsw_flow_key *out,
-		    u64 *used, bool log)
+static int l3_to_key(const struct attrs *s, struct rsw_flow_key *out,
+		     u64 *used, bool log)
 {
-	if (has(s, OVS_KEY_ATTR_IPV4)) {
-		const struct ovs_key_ipv4 *ip = val(s, OVS_KEY_ATTR_IPV4);
+	if (attr_given(s, OVS_KEY_ATTR_IPV4)) {
+		const struct ovs_key_ipv4 *ip;
+
+		ip = attr_value(s, OVS_KEY_ATTR_IPV4);
 
 		if (!s->is_mask && ip->ipv4_frag > OVS_FRAG_TYPE_MAX)
-			return refused(log, "fragment type %u", ip->ipv4_frag);
+			return rsw_refuse(log, -EINVAL,
+					  "key: fragment type %u",
+					  ip->ipv4_frag);
 		out->ip_proto = ip->ipv4_proto;
 		out->ip_tos = ip->ipv4_tos;
 		out->ip_ttl = ip->ipv4_ttl;
@@ -438,14 +458,19 @@ static int apply_l3(const struct attrs *s, struct rsw_flow_key *out,
 		out->ipv4.dst = ip->ipv4_dst;
 	}
 
-	if (has(s, OVS_KEY_ATTR_IPV6)) {
-		const struct ovs_key_ipv6 *ip = val(s, OVS_KEY_ATTR_IPV6);
+	if (attr_given(s, OVS_KEY_ATTR_IPV6)) {
+		const struct ovs_key_ipv6 *ip;
+
+		ip = attr_value(s, OVS_KEY_ATTR_IPV6);
 
 		if (!s->is_mask && ip->ipv6_frag > OVS_FRAG_TYPE_MAX)
-			return refused(log, "fragment type %u", ip->ipv6_frag);
+			return rsw_refuse(log, -EINVAL,
+					  "key: fragment type %u",
+					  ip->ipv6_frag);
 		if (!s->is_mask && (ip->ipv6_label & ~htonl(0xfffff)))
-			return refused(log, "flow label %#x",
-				       ntohl(ip->ipv6_label));
+			return rsw_refuse(log, -EINVAL,
+					  "key: flow label %#x",
+					  ntohl(ip->ipv6_label));
 		out->ipv6.label = ip->ipv6_label;
 		out->ip_proto = ip->ipv6_proto;
 		out->ip_tos = ip->ipv6_tclass;
@@ -455,18 +480,20 @@ static int apply_l3(const struct attrs *s, struct rsw_flow_key *out,
 		memcpy(&out->ipv6.dst, ip->ipv6_dst, sizeof(out->ipv6.dst));
 	}
 
-	if (has(s, OVS_KEY_ATTR_IPV6_EXTHDRS)) {
+	if (attr_given(s, OVS_KEY_ATTR_IPV6_EXTHDRS)) {
 		const struct ovs_key_ipv6_exthdrs *eh;
 
-		eh = val(s, OVS_KEY_ATTR_IPV6_EXTHDRS);
+		eh = attr_value(s, OVS_KEY_ATTR_IPV6_EXTHDRS);
 		out->ipv6_exthdrs = eh->hdrs;
 	}
 
-	if (has(s, OVS_KEY_ATTR_ARP)) {
-		const struct ovs_key_arp *arp = val(s, OVS_KEY_ATTR_ARP);
+	if (attr_given(s, OVS_KEY_ATTR_ARP)) {
+		const struct ovs_key_arp *arp = attr_value(s, OVS_KEY_ATTR_ARP);
 
 		if (!s->is_mask && (arp->arp_op & htons(0xff00)))
-			return refused(log, "ARP opcode %u", ntohs(arp->arp_op));
+			return rsw_refuse(log, -EINVAL,
+					  "key: ARP opcode %u",
+					  ntohs(arp->arp_op));
 		out->arp.sip = arp->arp_sip;
 		out->arp.tip = arp->arp_tip;
 		out->ip_proto = (u8)ntohs(arp->arp_op);
@@ -489,8 +516,8 @@ static const int icmp_attrs[] = {
 	OVS_KEY_ATTR_ICMP, OVS_KEY_ATTR_ICMPV6,
 };
 
-static void apply_l4(const struct attrs *s, struct rsw_flow_key *out,
-		     u64 *used)
+static void l4_to_key(const struct attrs *s, struct rsw_flow_key *out,
+		      u64 *used)
 {
 	int i;
 
@@ -498,9 +525,9 @@ static void apply_l4(const struct attrs *s, struct rsw_flow_key *out,
 		const __be16 *ports;
 
 		*used |= BIT_ULL(port_attrs[i]);
-		if (!has(s, port_attrs[i]))
+		if (!attr_given(s, port_attrs[i]))
 			continue;
-		ports = val(s, port_attrs[i]);
+		ports = attr_value(s, port_attrs[i]);
 		out->tp_src = ports[0];
 		out->tp_dst = ports[1];
 	}
@@ -509,18 +536,18 @@ static void apply_l4(const struct attrs *s, struct rsw_flow_key *out,
 		const u8 *icmp;
 
 		*used |= BIT_ULL(icmp_attrs[i]);
-		if (!has(s, icmp_attrs[i]))
+		if (!attr_given(s, icmp_attrs[i]))
 			continue;
-		icmp = val(s, icmp_attrs[i]);
+		icmp = attr_value(s, icmp_attrs[i]);
 		out->tp_src = htons(icmp[0]);
 		out->tp_dst = htons(icmp[1]);
 	}
 
-	if (has(s, OVS_KEY_ATTR_TCP_FLAGS))
-		out->tcp_flags = val_be16(s, OVS_KEY_ATTR_TCP_FLAGS);
+	if (attr_given(s, OVS_KEY_ATTR_TCP_FLAGS))
+		out->tcp_flags = attr_be16(s, OVS_KEY_ATTR_TCP_FLAGS);
 
-	if (has(s, OVS_KEY_ATTR_ND)) {
-		const struct ovs_key_nd *nd = val(s, OVS_KEY_ATTR_ND);
+	if (attr_given(s, OVS_KEY_ATTR_ND)) {
+		const struct ovs_key_nd *nd = attr_value(s, OVS_KEY_ATTR_ND);
 
 		memcpy(&out->nd.target, nd->nd_target, sizeof(out->nd.target));
 		memcpy(out->nd.sll, nd->nd_sll, ETH_ALEN);
@@ -533,34 +560,36 @@ static void apply_l4(const struct attrs *s, struct rsw_flow_key *out,
  * Write the fields @s names into @out.  Anything left unexplained
  * (conntrack, MPLS, NSH, a stray ENCAP) is a feature we lack.
  */
-static int apply(const struct attrs *s, struct rsw_flow_key *out, bool log)
+static int attrs_to_key(const struct attrs *s, struct rsw_flow_key *out,
+			bool log)
 {
 	u64 used = 0;
 	int err;
 
-	err = apply_metadata(s, out, &used, log);
+	err = metadata_to_key(s, out, &used, log);
 	if (!err)
-		err = apply_l2(s, out, &used, log);
+		err = l2_to_key(s, out, &used, log);
 	if (!err)
-		err = apply_l3(s, out, &used, log);
+		err = l3_to_key(s, out, &used, log);
 	if (err)
 		return err;
-	apply_l4(s, out, &used);
+	l4_to_key(s, out, &used);
 
 	if (s->seen & ~used)
-		return refused(log, "unsupported attributes %#llx",
-			       s->seen & ~used);
+		return rsw_refuse(log, -EINVAL,
+				  "key: unsupported attributes %#llx",
+				  s->seen & ~used);
 	return 0;
 }
 
 /*
  * The attributes a key's fields require, and those a mask may name: a mask
  * may name only what its key does, and an L3 or L4 attribute only when the
- * protocol below it is matched exactly.
+ * protocol below it is matched exactly.  0 or -EINVAL.
  */
-static bool match_ok(const struct rsw_flow_key *key,
-		     const struct rsw_flow_key *mask, u64 key_seen,
-		     u64 mask_seen, bool log)
+static int mask_fits_key(const struct rsw_flow_key *key,
+			 const struct rsw_flow_key *mask, u64 key_seen,
+			 u64 mask_seen, bool log)
 {
 	const u64 gated = BIT_ULL(OVS_KEY_ATTR_IPV4) | BIT_ULL(OVS_KEY_ATTR_IPV6) |
 		BIT_ULL(OVS_KEY_ATTR_TCP) | BIT_ULL(OVS_KEY_ATTR_TCP_FLAGS) |
@@ -630,16 +659,15 @@ static bool match_ok(const struct rsw_flow_key *key,
 			allowed |= BIT_ULL(OVS_KEY_ATTR_ND);
 	}
 
-	if ((key_seen & need) != need) {
-		refused(log, "key lacks attributes %#llx", need & ~key_seen);
-		return false;
-	}
-	if (mask_seen & ~allowed) {
-		refused(log, "mask wider than its key: %#llx",
-			mask_seen & ~allowed);
-		return false;
-	}
-	return true;
+	if ((key_seen & need) != need)
+		return rsw_refuse(log, -EINVAL,
+				  "key: lacks the attributes %#llx its fields need",
+				  need & ~key_seen);
+	if (mask_seen & ~allowed)
+		return rsw_refuse(log, -EINVAL,
+				  "key: mask wider than its key: %#llx",
+				  mask_seen & ~allowed);
+	return 0;
 }
 
 int rsw_key_from_nlattrs(const struct nlattr *key_attr,
@@ -653,17 +681,17 @@ int rsw_key_from_nlattrs(const struct nlattr *key_attr,
 	memset(key, 0, sizeof(*key));
 	memset(mask, 0, sizeof(*mask));
 
-	err = collect(&k, key_attr, log);
+	err = gather_attrs(&k, key_attr, log);
 	if (!err)
 		err = peel_tags(&k, key, key, log);
 	if (!err)
-		err = apply(&k, key, log);
+		err = attrs_to_key(&k, key, log);
 	if (err)
 		return err;
 
 	/* Without a mask every field the key names is matched exactly. */
 	m.ones = !mask_attr;
-	err = collect(&m, mask_attr ? mask_attr : key_attr, log);
+	err = gather_attrs(&m, mask_attr ? mask_attr : key_attr, log);
 	if (err)
 		return err;
 
@@ -674,11 +702,11 @@ int rsw_key_from_nlattrs(const struct nlattr *key_attr,
 	mask->cvlan.tci = htons(0xffff);
 	err = peel_tags(&m, mask, key, log);
 	if (!err)
-		err = apply(&m, mask, log);
+		err = attrs_to_key(&m, mask, log);
 	if (err)
 		return err;
 
-	return match_ok(key, mask, k.seen, m.seen, log) ? 0 : -EINVAL;
+	return mask_fits_key(key, mask, k.seen, m.seen, log);
 }
 
 int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
@@ -689,7 +717,7 @@ int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
 	int err;
 
 	memset(key, 0, sizeof(*key));
-	err = collect(&s, key_attr, log);
+	err = gather_attrs(&s, key_attr, log);
 	if (err)
 		return err;
 
@@ -698,29 +726,31 @@ int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
 	 * there is ignored as by a kernel without conntrack.
 	 */
 	key->in_port = NO_IN_PORT;
-	if (has(&s, OVS_KEY_ATTR_TUNNEL))
-		return refused(log, "tunnel metadata unsupported");
-	if (!has(&s, OVS_KEY_ATTR_ETHERNET) && has(&s, OVS_KEY_ATTR_ETHERTYPE))
-		return refused(log, "packet without Ethernet header");
-	if (has(&s, OVS_KEY_ATTR_IN_PORT)) {
-		key->in_port = val_u32(&s, OVS_KEY_ATTR_IN_PORT);
+	if (attr_given(&s, OVS_KEY_ATTR_TUNNEL))
+		return rsw_refuse(log, -EINVAL,
+				  "key: tunnel metadata unsupported");
+	if (!attr_given(&s, OVS_KEY_ATTR_ETHERNET) &&
+	    attr_given(&s, OVS_KEY_ATTR_ETHERTYPE))
+		return rsw_refuse(log, -EINVAL,
+				  "key: packet without Ethernet header");
+	if (attr_given(&s, OVS_KEY_ATTR_IN_PORT)) {
+		key->in_port = attr_u32(&s, OVS_KEY_ATTR_IN_PORT);
 		if (key->in_port >= NO_IN_PORT)
-			return refused(log, "port %u out of range",
-				       key->in_port);
+			return rsw_refuse(log, -EINVAL,
+					  "key: port %u out of range",
+					  key->in_port);
 	}
-	if (has(&s, OVS_KEY_ATTR_DP_HASH))
-		key->dp_hash = val_u32(&s, OVS_KEY_ATTR_DP_HASH);
-	if (has(&s, OVS_KEY_ATTR_RECIRC_ID))
-		key->recirc_id = val_u32(&s, OVS_KEY_ATTR_RECIRC_ID);
-	if (has(&s, OVS_KEY_ATTR_PRIORITY))
-		key->priority = val_u32(&s, OVS_KEY_ATTR_PRIORITY);
-	if (has(&s, OVS_KEY_ATTR_SKB_MARK))
-		key->skb_mark = val_u32(&s, OVS_KEY_ATTR_SKB_MARK);
+	if (attr_given(&s, OVS_KEY_ATTR_DP_HASH))
+		key->dp_hash = attr_u32(&s, OVS_KEY_ATTR_DP_HASH);
+	if (attr_given(&s, OVS_KEY_ATTR_RECIRC_ID))
+		key->recirc_id = attr_u32(&s, OVS_KEY_ATTR_RECIRC_ID);
+	if (attr_given(&s, OVS_KEY_ATTR_PRIORITY))
+		key->priority = attr_u32(&s, OVS_KEY_ATTR_PRIORITY);
+	if (attr_given(&s, OVS_KEY_ATTR_SKB_MARK))
+		key->skb_mark = attr_u32(&s, OVS_KEY_ATTR_SKB_MARK);
 
 	return rsw_flow_key_reparse(skb, key);
 }
-
-static const struct ovs_key_ct_labels no_labels;
 
 /* Output: @key decides which attributes appear, @out gives their values. */
 struct emit {
@@ -739,6 +769,52 @@ static int put_tag(const struct emit *e, const struct rsw_vlan_tag *tag,
 		return -EMSGSIZE;
 	*encap = nla_nest_start_noflag(e->skb, OVS_KEY_ATTR_ENCAP);
 	return *encap ? 0 : -EMSGSIZE;
+}
+
+/*
+ * The conntrack attributes that every key the in-tree module of this
+ * kernel emits carries, with their payload sizes: the state, then zone,
+ * mark and labels if the kernel's conntrack is built with them.
+ */
+static const struct {
+	u16 type;
+	u16 len;
+} ct_key_attrs[] = {
+	{ OVS_KEY_ATTR_CT_STATE, sizeof(u32) },
+#if IS_ENABLED(CONFIG_NF_CONNTRACK_ZONES)
+	{ OVS_KEY_ATTR_CT_ZONE, sizeof(u16) },
+#endif
+#if IS_ENABLED(CONFIG_NF_CONNTRACK_MARK)
+	{ OVS_KEY_ATTR_CT_MARK, sizeof(u32) },
+#endif
+#if IS_ENABLED(CONFIG_NF_CONNTRACK_LABELS)
+	{ OVS_KEY_ATTR_CT_LABELS, sizeof(struct ovs_key_ct_labels) },
+#endif
+};
+
+/*
+ * Every packet here is untracked: zone 0, no mark, no labels, and a state
+ * of 0 but in a mask, which keeps the state bits userspace matched on (see
+ * conntrack_to_key()).
+ */
+static int put_conntrack(const struct emit *e)
+{
+	struct nlattr *nla;
+	u32 state;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ct_key_attrs); i++) {
+		nla = nla_reserve(e->skb, ct_key_attrs[i].type,
+				  ct_key_attrs[i].len);
+		if (!nla)
+			return -EMSGSIZE;
+		memset(nla_data(nla), 0, ct_key_attrs[i].len);
+		if (ct_key_attrs[i].type == OVS_KEY_ATTR_CT_STATE) {
+			state = e->out->ct_state;
+			memcpy(nla_data(nla), &state, sizeof(state));
+		}
+	}
+	return 0;
 }
 
 static int put_metadata(const struct emit *e)
@@ -777,25 +853,7 @@ static int put_metadata(const struct emit *e)
 
 	if (nla_put_u32(e->skb, OVS_KEY_ATTR_SKB_MARK, out->skb_mark))
 		return -EMSGSIZE;
-
-	/*
-	 * The in-tree module of this kernel puts conntrack fields in every
-	 * key, those its conntrack configuration has; ours are always zero
-	 * (untracked, zone 0, no mark or labels) but for a state mask.
-	 */
-	if (nla_put_u32(e->skb, OVS_KEY_ATTR_CT_STATE, out->ct_state))
-		return -EMSGSIZE;
-	if (IS_ENABLED(CONFIG_NF_CONNTRACK_ZONES) &&
-	    nla_put_u16(e->skb, OVS_KEY_ATTR_CT_ZONE, 0))
-		return -EMSGSIZE;
-	if (IS_ENABLED(CONFIG_NF_CONNTRACK_MARK) &&
-	    nla_put_u32(e->skb, OVS_KEY_ATTR_CT_MARK, 0))
-		return -EMSGSIZE;
-	if (IS_ENABLED(CONFIG_NF_CONNTRACK_LABELS) &&
-	    nla_put(e->skb, OVS_KEY_ATTR_CT_LABELS, sizeof(no_labels),
-		    &no_labels))
-		return -EMSGSIZE;
-	return 0;
+	return put_conntrack(e);
 }
 
 static int put_l3(const struct emit *e)
@@ -1017,7 +1075,7 @@ int rsw_ufid_from_nlattr(const struct nlattr *attr, struct rsw_flow_id *id,
 	if (!attr)
 		return 0;
 	if (nla_len(attr) < 1)
-		return refused(log, "empty UFID");
+		return rsw_refuse(log, -EINVAL, "key: empty UFID");
 	/*
 	 * A longer one names no flow: the flow is then known by its key, as
 	 * in the in-tree datapath.

@@ -5,7 +5,11 @@
  */
 
 #include <linux/openvswitch.h>
+#include "dp_genl.h"
+#include "flow_genl.h"
 #include "genl.h"
+#include "packet_genl.h"
+#include "vport_genl.h"
 
 static struct genl_family *const rsw_families[] = {
 	&rsw_dp_family,

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The four Generic Netlink families and the helpers their handlers share.
+ * Registering the four Generic Netlink families (each declared in its own
+ * *_genl.h) and the helpers their handlers share.
  */
 #ifndef _RSW_GENL_H
 #define _RSW_GENL_H
 
 #include <net/genetlink.h>
-
-extern struct genl_family rsw_dp_family;
-extern struct genl_family rsw_vport_family;
-extern struct genl_family rsw_flow_family;
-extern struct genl_family rsw_packet_family;
 
 /*
  * Start a reply or notification: genl header plus struct ovs_header with

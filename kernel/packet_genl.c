@@ -5,6 +5,8 @@
  * the other way on the same family, from upcall.c.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/netdevice.h>
 #include <linux/openvswitch.h>
 #include <linux/skbuff.h>
@@ -13,61 +15,99 @@
 #include "actions.h"
 #include "datapath.h"
 #include "flow_netlink.h"
-#include "genl.h"
+#include "packet_genl.h"
+#include "refuse.h"
 #include "vport.h"
 
-/* OVS_PACKET_ATTR_HASH: the low 32 bits are the hash, then its kind. */
-#define HASH_SW_BIT BIT_ULL(32)
-#define HASH_L4_BIT BIT_ULL(33)
-
-static struct sk_buff *packet_from_attr(const struct nlattr *attr)
+/*
+ * The frame of OVS_PACKET_ATTR_PACKET in an skb of its own, with the
+ * headroom a received frame has, for the tags actions may push.
+ */
+static struct sk_buff *packet_skb(const struct nlattr *attr)
 {
-	int len = nla_len(attr);
 	struct sk_buff *skb;
 
-	skb = __dev_alloc_skb(NET_IP_ALIGN + len, GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, NET_IP_ALIGN);
-	nla_memcpy(__skb_put(skb, len), attr, len);
+	skb = __netdev_alloc_skb_ip_align(NULL, nla_len(attr), GFP_KERNEL);
+	if (skb)
+		skb_put_data(skb, nla_data(attr), nla_len(attr));
 	return skb;
+}
+
+/*
+ * What the request tells of the packet besides its bytes: the MRU of a
+ * packet conntrack reassembled (which a kernel with conntrack may then
+ * refragment whatever its DF bit says), and the hash its upcall carried.
+ */
+static void packet_metadata(struct sk_buff *packet, struct nlattr **a)
+{
+	const struct nlattr *hash = a[OVS_PACKET_ATTR_HASH];
+	struct rsw_skb_cb *cb = RSW_CB(packet);
+	u64 h;
+
+	*cb = (struct rsw_skb_cb) { };
+	if (a[OVS_PACKET_ATTR_MRU]) {
+		cb->mru = nla_get_u16(a[OVS_PACKET_ATTR_MRU]);
+		packet->ignore_df = 1;
+	}
+	if (hash) {
+		h = nla_get_u64(hash);
+		__skb_set_hash(packet, lower_32_bits(h),
+			       !!(h & RSW_PACKET_HASH_SW_BIT),
+			       !!(h & RSW_PACKET_HASH_L4_BIT));
+	}
+}
+
+/*
+ * Run @acts on @packet (consumed) in the datapath @dp_ifindex names, the
+ * packet entering by the port @key names or, when that is none of the
+ * datapath's, by its local port.  Under the packet path's own rules: RCU,
+ * and bottom halves off for the per-CPU state the actions use.
+ */
+static int packet_run(struct net *net, int dp_ifindex, struct sk_buff *packet,
+		      const struct rsw_flow_actions *acts,
+		      struct rsw_flow_key *key)
+{
+	struct rsw_vport *input = NULL;
+	struct rsw_datapath *dp;
+	int err = -ENODEV;
+
+	rcu_read_lock();
+	dp = rsw_dp_lookup(net, dp_ifindex);
+	if (dp)
+		input = rsw_dp_port(dp, key->in_port) ?: rsw_dp_local_port(dp);
+	if (input) {
+		packet->dev = input->dev;
+		RSW_CB(packet)->input_vport = input;
+		local_bh_disable();
+		err = rsw_actions_execute(dp, packet, acts, key);
+		local_bh_enable();
+	} else {
+		kfree_skb(packet);
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 static int packet_cmd_execute(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct ovs_header *oh = info->userhdr;
-	struct net *net = genl_info_net(info);
 	struct nlattr **a = info->attrs;
+	/* Feature probes expect failures; keep them out of the log. */
+	bool log = !a[OVS_PACKET_ATTR_PROBE];
 	struct rsw_flow_actions *acts;
-	struct rsw_vport *input;
-	struct rsw_datapath *dp;
 	struct rsw_flow_key key;
 	struct sk_buff *packet;
-	bool log;
 	int err;
 
 	if (!a[OVS_PACKET_ATTR_PACKET] || !a[OVS_PACKET_ATTR_KEY] ||
 	    !a[OVS_PACKET_ATTR_ACTIONS])
-		return -EINVAL;
-	/* Feature probes expect failures; keep them out of the log. */
-	log = !a[OVS_PACKET_ATTR_PROBE];
+		return rsw_refuse(log, -EINVAL,
+				  "packet: execute lacks the packet, its key or actions");
 
-	packet = packet_from_attr(a[OVS_PACKET_ATTR_PACKET]);
+	packet = packet_skb(a[OVS_PACKET_ATTR_PACKET]);
 	if (!packet)
 		return -ENOMEM;
-
-	memset(RSW_CB(packet), 0, sizeof(struct rsw_skb_cb));
-	if (a[OVS_PACKET_ATTR_MRU]) {
-		RSW_CB(packet)->mru = nla_get_u16(a[OVS_PACKET_ATTR_MRU]);
-		/* Reassembled by conntrack: may be refragmented on output. */
-		packet->ignore_df = 1;
-	}
-	if (a[OVS_PACKET_ATTR_HASH]) {
-		u64 hash = nla_get_u64(a[OVS_PACKET_ATTR_HASH]);
-
-		__skb_set_hash(packet, lower_32_bits(hash),
-			       !!(hash & HASH_SW_BIT), !!(hash & HASH_L4_BIT));
-	}
+	packet_metadata(packet, a);
 
 	err = rsw_key_from_packet_nlattrs(a[OVS_PACKET_ATTR_KEY], packet, &key,
 					  log);
@@ -80,33 +120,14 @@ static int packet_cmd_execute(struct sk_buff *skb, struct genl_info *info)
 	packet->priority = key.priority;
 	packet->mark = key.skb_mark;
 
-	rcu_read_lock();
-	dp = rsw_dp_lookup(net, oh->dp_ifindex);
-	if (!dp) {
-		err = -ENODEV;
-		goto err_unlock;
-	}
-	/* A packet from no port in particular enters by the local one. */
-	input = rsw_dp_port(dp, key.in_port) ?: rsw_dp_local_port(dp);
-	if (!input) {
-		err = -ENODEV;
-		goto err_unlock;
-	}
-	packet->dev = input->dev;
-	RSW_CB(packet)->input_vport = input;
-
-	local_bh_disable();
-	err = rsw_actions_execute(dp, packet, acts, &key);
-	local_bh_enable();
-	rcu_read_unlock();
-
-	/* Everything the actions deferred ran inside the call above. */
+	err = packet_run(genl_info_net(info), oh->dp_ifindex, packet, acts,
+			 &key);
+	/* What the actions deferred ran within packet_run(): the list is
+	 * no longer referred to.
+	 */
 	rsw_actions_free(acts);
 	return err;
 
-err_unlock:
-	rcu_read_unlock();
-	rsw_actions_free(acts);
 err_free_packet:
 	kfree_skb(packet);
 	return err;

@@ -28,9 +28,11 @@ struct rsw_upcall_info {
  * rsw_upcall - send @skb to userspace, under RCU
  * @cutlen: bytes to trim from the end first (trunc action), or 0
  *
- * Does not consume @skb.  A VLAN tag held in the skb's metadata is written
- * back into the copied frame.  On failure the datapath's lost counter is
- * incremented and a negative errno returned.
+ * Does not consume @skb, nor change its data.  A VLAN tag held in the
+ * skb's metadata is written back into the frame the message carries, and
+ * a GSO packet goes up as its segments.  Packet path, BH disabled.  On
+ * failure the datapath's lost counter is incremented and a negative errno
+ * returned.
  */
 int rsw_upcall(struct rsw_datapath *dp, struct sk_buff *skb,
 	       const struct rsw_flow_key *key,

@@ -6,9 +6,16 @@
 #define _RSW_VPORT_GENL_H
 
 #include <linux/skbuff.h>
+#include <net/genetlink.h>
 #include <net/net_namespace.h>
 
 struct rsw_vport;
+
+/*
+ * Registered by rsw_genl_init() with the other families; its multicast
+ * group announces every port change, the device notifier's included.
+ */
+extern struct genl_family rsw_vport_family;
 
 /**
  * rsw_vport_cmd_build_info - a complete ovs_vport message about @vport
