@@ -2,7 +2,7 @@
 /*
  * upcall-listen: receive the datapath's upcalls and print them as text.
  *
- *   upcall-listen [-P] [-a] [-n COUNT] [-t SECONDS] PORT...
+ *   upcall-listen [-P] [-a] [-c] [-u] [-n COUNT] [-t SECONDS] PORT...
  *
  * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
  * OVS_VPORT_ATTR_UPCALL_PID; and OVS_DP_ATTR_PER_CPU_PIDS if the datapath
@@ -10,8 +10,13 @@
  * socket, prints "pid N" (with -P: the PID to name in userspace actions)
  * and "ready", then prints each upcall it receives, OVS_PACKET_CMD_MISS or
  * OVS_PACKET_CMD_ACTION, until COUNT (default 1) have arrived.  With -a
- * only ACTION upcalls count; a miss is then only noted on stderr.  Exit
- * status: 0 when COUNT upcalls arrived, 1 on an error, 2 on timeout
+ * only ACTION upcalls count; a miss is then only noted on stderr.  With -u
+ * the datapath's OVS_DP_F_UNALIGNED feature is turned off first, so that
+ * upcalls come padded as old userspace wants them.  With -c each IPv4 or
+ * IPv6 packet is also checked: "packet csum" with l3=ok|bad (IPv4 header)
+ * and l4=ok|bad|none|frag|short (TCP, UDP, ICMP, ICMPv6), and for TCP
+ * "packet tcp seq=N payload=BYTES".  Upcalls of any size are read whole.
+ * Exit status: 0 when COUNT upcalls arrived, 1 on an error, 2 on timeout
  * (default 10 s).
  *
  * One upcall reads, one line per item, in a fixed order ("userdata" and
@@ -45,6 +50,9 @@
 #include <unistd.h>
 
 static const char *prog = "upcall-listen";
+
+/* -c: check and print the packets' checksums. */
+static bool show_csums;
 
 static void die(const char *what, int err)
 {
@@ -139,12 +147,26 @@ static void get_features(const struct nlmsghdr *nlh, void *arg)
 	*(uint32_t *)arg = nla_get_u32(tb[OVS_DP_ATTR_USER_FEATURES]);
 }
 
+/* Set the datapath's user features to FEATURES, which it had but for -u. */
+static int set_features(struct nl_sock *sk, int dp_family, int dp_ifindex,
+			uint32_t features)
+{
+	struct nl_msg *msg;
+
+	msg = request(dp_family, OVS_DP_CMD_SET, OVS_DATAPATH_VERSION,
+		      dp_ifindex);
+	if (nla_put_u32(msg, OVS_DP_ATTR_USER_FEATURES, features))
+		die("building OVS_DP_CMD_SET", EMSGSIZE);
+	return transact(sk, msg, NULL, NULL);
+}
+
 /*
  * Point PORT's upcalls at PID; when PORT's datapath dispatches upcalls
  * per CPU instead of per vport, point every CPU's upcalls at PID too.
+ * With ALIGNED, turn the datapath's OVS_DP_F_UNALIGNED off.
  */
 static int set_upcall_pid(struct nl_sock *sk, int vport_family, int dp_family,
-			  const char *port, uint32_t pid)
+			  const char *port, uint32_t pid, bool aligned)
 {
 	uint32_t features = 0;
 	int dp_ifindex = 0;
@@ -175,6 +197,14 @@ static int set_upcall_pid(struct nl_sock *sk, int vport_family, int dp_family,
 		return err;
 	fprintf(stderr, "%s: %s: datapath user features 0x%x\n", prog, port,
 		features);
+	if (aligned && (features & OVS_DP_F_UNALIGNED)) {
+		features &= ~OVS_DP_F_UNALIGNED;
+		err = set_features(sk, dp_family, dp_ifindex, features);
+		if (err)
+			return err;
+		fprintf(stderr, "%s: %s: user features now 0x%x\n", prog,
+			port, features);
+	}
 	if (features & OVS_DP_F_DISPATCH_UPCALL_PER_CPU) {
 		long cpus = sysconf(_SC_NPROCESSORS_CONF);
 		uint32_t pids[1024];
@@ -274,11 +304,125 @@ static void print_key(struct nlattr *key)
 		       ntohs(udp->udp_dst));
 }
 
+/* The 16-bit one's complement sum of LEN bytes at P, added to SUM. */
+static uint32_t sum16(const uint8_t *p, int len, uint32_t sum)
+{
+	for (; len > 1; p += 2, len -= 2)
+		sum += (uint32_t)p[0] << 8 | p[1];
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	return sum;
+}
+
+static const char *verdict(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff ? "ok" : "bad";
+}
+
+/*
+ * The L4 checksum of the LEN bytes at L4 (protocol PROTO), whose
+ * pseudo-header sums to PSEUDO; ICMP has none.
+ */
+static const char *l4_verdict(const uint8_t *l4, int len, int proto,
+			      uint32_t pseudo)
+{
+	switch (proto) {
+	case 6:		/* TCP */
+		if (len < 20)
+			return "short";
+		break;
+	case 17:	/* UDP */
+		if (len < 8)
+			return "short";
+		if (!l4[6] && !l4[7])
+			return "none";
+		break;
+	case 1:		/* ICMP */
+		pseudo = 0;
+		/* fall through */
+	case 58:	/* ICMPv6 */
+		if (len < 4)
+			return "short";
+		break;
+	default:
+		return "none";
+	}
+	return verdict(sum16(l4, len, pseudo));
+}
+
+static void print_tcp(const uint8_t *tcp, int len)
+{
+	int doff = (tcp[12] >> 4) * 4;
+
+	if (len < 20 || doff < 20 || doff > len)
+		return;
+	printf("packet tcp seq=%u payload=%d\n",
+	       (unsigned int)tcp[4] << 24 | tcp[5] << 16 | tcp[6] << 8 | tcp[7],
+	       len - doff);
+}
+
+/*
+ * -c: the checksums of an IPv4 or IPv6 packet in the LEN bytes at P,
+ * after the Ethernet header and any VLAN tags.  IPv6 extension headers
+ * are not followed.
+ */
+static void print_csums(const uint8_t *p, int len)
+{
+	int off = 12, ihl, tot, proto;
+	const uint8_t *ip, *l4;
+	uint32_t pseudo;
+	uint16_t type;
+
+	for (;;) {
+		if (off + 2 > len)
+			return;
+		type = p[off] << 8 | p[off + 1];
+		if (type != 0x8100 && type != 0x88a8)
+			break;
+		off += 4;
+	}
+	ip = p + off + 2;
+	len -= off + 2;
+	if (type == 0x0800 && len >= 20) {
+		ihl = (ip[0] & 0x0f) * 4;
+		tot = ip[2] << 8 | ip[3];
+		if (ihl < 20 || tot > len || tot < ihl) {
+			printf("packet csum short\n");
+			return;
+		}
+		proto = ip[9];
+		pseudo = sum16(ip + 12, 8, proto + tot - ihl);
+		l4 = ip + ihl;
+		printf("packet csum l3=%s l4=%s\n", verdict(sum16(ip, ihl, 0)),
+		       (ip[6] & 0x3f) || ip[7] ? "frag" :
+		       l4_verdict(l4, tot - ihl, proto, pseudo));
+		if (proto == 6)
+			print_tcp(l4, tot - ihl);
+	} else if (type == 0x86dd && len >= 40) {
+		tot = ip[4] << 8 | ip[5];
+		if (40 + tot > len) {
+			printf("packet csum short\n");
+			return;
+		}
+		proto = ip[6];
+		pseudo = sum16(ip + 8, 32, proto + tot);
+		l4 = ip + 40;
+		printf("packet csum l4=%s\n",
+		       l4_verdict(l4, tot, proto, pseudo));
+		if (proto == 6)
+			print_tcp(l4, tot);
+	}
+}
+
 static void print_packet(const uint8_t *p, int len)
 {
 	int i;
 
 	printf("packet len=%d\n", len);
+	if (show_csums)
+		print_csums(p, len);
 	/* Ethernet, IPv4, ICMP: the echo's identity. */
 	if (len >= 14 + 20 + 8 && p[12] == 0x08 && p[13] == 0x00 &&
 	    p[14 + 9] == 1) {
@@ -374,7 +518,8 @@ static int handle(const unsigned char *buf, int len, int family, int seen,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-P] [-a] [-n COUNT] [-t SECONDS] PORT...\n",
+	fprintf(stderr,
+		"usage: %s [-P] [-a] [-c] [-u] [-n COUNT] [-t SECONDS] PORT...\n",
 		prog);
 	exit(1);
 }
@@ -382,17 +527,23 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int vport_family, packet_family, dp_family, count = 1, seen = 0;
-	bool print_pid = false, actions_only = false;
+	bool print_pid = false, actions_only = false, aligned = false;
 	long long deadline;
 	int opt, i;
 	long timeout = 10;
 	struct nl_sock *sk;
 	uint32_t pid;
 
-	while ((opt = getopt(argc, argv, "Pan:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Pacun:t:")) != -1) {
 		switch (opt) {
 		case 'a':
 			actions_only = true;
+			break;
+		case 'c':
+			show_csums = true;
+			break;
+		case 'u':
+			aligned = true;
 			break;
 		case 'P':
 			print_pid = true;
@@ -416,6 +567,8 @@ int main(int argc, char **argv)
 	if (genl_connect(sk) < 0)
 		die("genl_connect", EIO);
 	nl_socket_set_buffer_size(sk, 1 << 20, 0);
+	/* Read each message whole, however large, not a page of it. */
+	nl_socket_enable_msg_peek(sk);
 	vport_family = genl_ctrl_resolve(sk, OVS_VPORT_FAMILY);
 	packet_family = genl_ctrl_resolve(sk, OVS_PACKET_FAMILY);
 	dp_family = genl_ctrl_resolve(sk, OVS_DATAPATH_FAMILY);
@@ -425,7 +578,7 @@ int main(int argc, char **argv)
 
 	for (i = optind; i < argc; i++) {
 		int err = set_upcall_pid(sk, vport_family, dp_family, argv[i],
-					 pid);
+					 pid, aligned);
 
 		if (err) {
 			fprintf(stderr, "%s: setting %s's upcall pid: %s\n",
