@@ -75,12 +75,19 @@ ROAM_SPLAT_ERE+='|list_(add|del) corruption|sleeping function called'
 
 ROAM_KMEMLEAK=/sys/kernel/debug/kmemleak
 
+# roam_jiffies: the kernel's jiffies now (/proc/timer_list), the clock
+# kmemleak stamps each object with.
+roam_jiffies() {
+	awk '/^jiffies:/ { print $2; found = 1; exit } END { exit !found }' \
+		/proc/timer_list
+}
+
 # roam_klog_mark NAME: start checkpoint NAME: a "roam: checkpoint NAME"
-# line in the kernel log (and so on the console), and the uptime from which
-# kmemleak suspects count.
+# line in the kernel log (and so on the console), and the jiffies from
+# which kmemleak suspects count.
 roam_klog_mark() {
 	mkdir -p /run/roam-klog
-	cut -d' ' -f1 /proc/uptime >"/run/roam-klog/$1" || return 1
+	roam_jiffies >"/run/roam-klog/$1" || return 1
 	echo "roam: checkpoint $1" >/dev/kmsg
 }
 
@@ -98,32 +105,24 @@ roam_klog_since() {
 	sed -n "/roam: checkpoint $1\$/,\$p" <<<"$log"
 }
 
-# roam_kmemleak_scan NAME: with kmemleak, scan and print the suspects
-# allocated since checkpoint NAME (by their age), each confirmed by a second
-# scan, since the first may miss a pointer in flight.  Objects from before
+# roam_kmemleak_scan NAME: with kmemleak, the suspects allocated since
+# checkpoint NAME.  Two scans: kmemleak reports an object only once its
+# contents have stayed the same from one scan to the next, so the first
+# scan after a leak never reports it.  Objects stamped with jiffies before
 # the checkpoint (boot-time leaks of the kernel itself) never count.
-# Prints nothing without kmemleak; fails if the scan cannot be read.
+# Prints nothing without kmemleak; fails if a scan cannot be made or read.
 roam_kmemleak_scan() {
-	local since suspects
+	local since
 
 	[ -w "$ROAM_KMEMLEAK" ] || return 0
 	since=$(cat "/run/roam-klog/$1") || return 1
-	suspects=$(roam_kmemleak_young "$since") || return 1
-	[ -n "$suspects" ] || return 0
-	roam_kmemleak_young "$since"
-}
-
-# roam_kmemleak_young SINCE: one scan; the suspects younger than SINCE.
-roam_kmemleak_young() {
-	local max
-
 	echo scan >"$ROAM_KMEMLEAK" || return 1
-	max=$(awk -v s="$1" '{ print $1 - s + 1 }' /proc/uptime) || return 1
-	awk -v max="$max" '
+	echo scan >"$ROAM_KMEMLEAK" || return 1
+	awk -v since="$since" '
 		function flush() { if (keep) printf "%s", block; block = ""; keep = 0 }
 		/^unreferenced object/ { flush() }
-		match($0, /\(age [0-9.]+s\)/) {
-			keep = substr($0, RSTART + 5, RLENGTH - 7) + 0 <= max
+		match($0, /, jiffies [0-9]+/) {
+			keep = substr($0, RSTART + 10, RLENGTH - 10) + 0 >= since + 0
 		}
 		{ block = block $0 "\n" }
 		END { flush() }' "$ROAM_KMEMLEAK"
