@@ -83,12 +83,15 @@ checkpatch)
 	sources=(./*.[ch])
 	err=$(mktemp)
 	rc=0
-	out=$("$checkpatch" --strict --no-tree --terse --show-types \
+	# Not --terse: only the full report has a "total:" line for every
+	# file, clean ones included, which shows it checked them all.
+	out=$("$checkpatch" --strict --no-tree --show-types \
 		--ignore "$CHECKPATCH_IGNORE" -f "${sources[@]}" 2>"$err") || rc=$?
 	findings=$(checker_ran checkpatch "$rc" "$(cat "$err")"
-		grep -v '^total:' <<<"$out" || true)
+		grep -E -A3 '^(ERROR|WARNING|CHECK):' <<<"$out" || true)
+	[ "$rc" -eq 0 ] || [ -n "$findings" ] ||
+		findings="checkpatch failed (exit $rc) and reported nothing"
 	rm -f "$err"
-	# one "total:" line per file, or it stopped before the end
 	totals=$(grep -c '^total:' <<<"$out" || true)
 	[ "$totals" -eq ${#sources[@]} ] || [ -n "$findings" ] ||
 		findings="checkpatch checked $totals of ${#sources[@]} files"
