@@ -3,11 +3,9 @@
  * Validating userspace's action lists, converting them to the internal form
  * described in actions_fmt.h, and giving them back in userspace's form.
  *
- * What is refused, and with which errno, follows the in-tree datapath so
- * that ovs-vswitchd's feature probes reach the same conclusions: anything
- * this datapath cannot run (conntrack, meters, MPLS, NSH, tunnels, L3
- * packets, check_pkt_len) is -EINVAL, as from a kernel that never heard of
- * it; lists nested too deep are -EOVERFLOW.
+ * What is refused, and with which errno (rsw_actions_from_nlattr() in
+ * actions.h), follows the in-tree datapath, so that ovs-vswitchd's feature
+ * probes reach the same conclusions about this one.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
