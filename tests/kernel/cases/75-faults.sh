@@ -61,6 +61,11 @@ show() {
 
 mountpoint -q /sys/kernel/debug ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# The debug kernel has CONFIG_FAULT_INJECTION_DEBUG_FS: there, ours must
+# have its points, or the case fails instead of skipping.
+if dp_is ours && [ "${ROAM_DEBUG_KERNEL:-0}" = 1 ]; then
+	check "our module has its fault points on the debug kernel" test -d "$FAULTS"
+fi
 if ! dp_is ours || [ ! -d "$FAULTS" ]; then
 	tap_ok "fault injection # SKIP no fault points: the in-tree module, or a kernel without CONFIG_FAULT_INJECTION_DEBUG_FS"
 	return 0
