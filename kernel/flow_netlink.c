@@ -1077,15 +1077,14 @@ int rsw_ufid_from_nlattr(const struct nlattr *attr, struct rsw_flow_id *id,
 	if (nla_len(attr) < 1)
 		return rsw_refuse(log, -EINVAL, "key: empty UFID");
 	/*
-	 * A longer one names no flow: the flow is then known by its key, as
-	 * in the in-tree datapath.
+	 * A longer one names no flow: the UFID is refused but not the
+	 * request, and the flow is known by its key, as in the in-tree
+	 * datapath.
 	 */
-	if (nla_len(attr) > RSW_UFID_MAX_BYTES) {
-		if (log)
-			net_info_ratelimited("UFID of %d bytes ignored\n",
-					     nla_len(attr));
-		return 0;
-	}
+	if (nla_len(attr) > RSW_UFID_MAX_BYTES)
+		return rsw_refuse(log, 0,
+				  "key: UFID of %d bytes ignored, the flow goes by its key",
+				  nla_len(attr));
 	id->len = nla_len(attr);
 	memcpy(id->bytes, nla_data(attr), id->len);
 	return 0;

@@ -11,27 +11,35 @@
 /*
  * Refusal lines that userspace test suites look for in the kernel log.
  * They are part of the interface, so they are written word for word as the
- * in-tree datapath writes them; every other refusal line is our own.
+ * in-tree datapath writes them, its "netlink: " tag included, so that the
+ * whole line reads the same in dmesg ("openvswitch: netlink: ...") for a
+ * tool that matches all of it; every other refusal line is our own.
  *
  *   RSW_UNSAFE_ACTIONS    after the actions of an OVS_FLOW_CMD_NEW failed
- *                         validation (a SET logs a line of its own, as the
- *                         in-tree datapath does).  The kernel's own Open
- *                         vSwitch selftests in releases after 6.1
- *                         (tools/testing/selftests/net/openvswitch/
- *                         openvswitch.sh: test_netlink_checks and
- *                         ovs_test_flow_fails) count it in dmesg before and
- *                         after a flow they expect to be refused.
+ *                         validation, whatever the reason (a SET logs a
+ *                         line of its own, as the in-tree datapath does).
+ *                         The kernel's own Open vSwitch selftests in
+ *                         releases after 6.1 (tools/testing/selftests/net/
+ *                         openvswitch/openvswitch.sh) count it in dmesg
+ *                         before and after a flow they expect to be
+ *                         refused: test_netlink_checks (clones nested 17
+ *                         deep; "drop(0),2", an action type 6.1 lacks) and
+ *                         ovs_test_flow_fails (psample actions, a type
+ *                         6.1 lacks).
  *
- * That is the only one: the selftests' other dmesg check looks for a WARN
- * with its RIP in ovs_dp_cmd_new, a function name rather than a message,
- * and Open vSwitch's own system tests read no kernel log line.
+ * That is the only one.  The selftests' other dmesg check looks for a WARN
+ * with its RIP in ovs_dp_cmd_new, a function name rather than a message;
+ * their drop-reason test reads kfree_skb tracepoints, not the log; and Open
+ * vSwitch's own system tests read ovs-vswitchd's log, not the kernel's.
  */
-#define RSW_UNSAFE_ACTIONS "Flow actions may not be safe on all matching packets."
+#define RSW_UNSAFE_ACTIONS \
+	"netlink: Flow actions may not be safe on all matching packets."
 
 /**
  * rsw_refuse - log why a request is refused and give its errno
  * @log: false for feature probes, whose refusals are expected
- * @err: the negative errno the request is answered with
+ * @err: the negative errno the request is answered with, or 0 when only
+ *	 a part of it is refused and the rest goes ahead without it
  * @fmt: what was wrong, without a trailing newline
  *
  * Rate-limited and at info level: a refusal is a mistake of userspace or a
