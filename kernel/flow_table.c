@@ -243,9 +243,10 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 }
 
 /*
- * Without a cache slot for the skb hash the masks are tried in slot order.
- * The cache is per-CPU state: touching it needs bottom halves disabled,
- * which the packet path has and other callers (who pass no hash) need not.
+ * The cache entries for a hash are probed in turn; the first that holds
+ * the hash names the slot to try first, and the other slots follow in
+ * order when that mask finds nothing.  A hash held by none of them takes
+ * one of the probed entries once the full walk has found its mask.
  */
 struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 				       const struct rsw_flow_key *key,

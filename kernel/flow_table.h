@@ -118,7 +118,9 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table);
  * @n_mask_hit: incremented by the number of masks tried
  * @n_cache_hit: incremented when the mask cache answered
  *
- * Cost is bounded by the number of masks in use.  A mask in use for the
+ * Cost is bounded by the number of mask slots: one past the highest slot
+ * in use, holes left by removed masks costing a NULL test each until a new
+ * mask fills them (new masks take the lowest hole).  A mask in use for the
  * whole lookup is always tried, however masks come and go meanwhile.
  *
  * Return: the matching flow, valid until the RCU read side ends, or NULL.
