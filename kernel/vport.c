@@ -16,19 +16,13 @@
 #include "flow_key.h"
 #include "vport.h"
 
-struct rsw_vport *rsw_vport_alloc(size_t priv_size,
-				  const struct rsw_vport_ops *ops,
+struct rsw_vport *rsw_vport_alloc(const struct rsw_vport_ops *ops,
 				  const struct rsw_vport_parms *parms)
 {
 	struct rsw_vport *vport;
-	size_t size;
 	int err;
 
-	size = sizeof(*vport);
-	if (priv_size)
-		size = ALIGN(size, NETDEV_ALIGN) + priv_size;
-
-	vport = kzalloc(size, GFP_KERNEL);
+	vport = kzalloc(sizeof(*vport), GFP_KERNEL);
 	if (!vport)
 		return ERR_PTR(-ENOMEM);
 	vport->dp = parms->dp;
@@ -43,10 +37,6 @@ struct rsw_vport *rsw_vport_alloc(size_t priv_size,
 	return vport;
 }
 
-/*
- * Nothing can reach @vport any more: it was never published, or a grace
- * period passed since it was.  Drops the device reference if one was taken.
- */
 void rsw_vport_free(struct rsw_vport *vport)
 {
 	if (vport->dev)

@@ -51,18 +51,19 @@ struct rsw_vport {
 	struct rcu_head rcu;
 };
 
-/* Allocate a vport with @priv_size bytes of private data; for ops. */
-struct rsw_vport *rsw_vport_alloc(size_t priv_size,
-				  const struct rsw_vport_ops *ops,
+/*
+ * Allocate a vport for @ops, with the parms' datapath, number and upcall
+ * PIDs; ops->create() attaches its device.
+ */
+struct rsw_vport *rsw_vport_alloc(const struct rsw_vport_ops *ops,
 				  const struct rsw_vport_parms *parms);
-/* Free a vport that was never published, or after a grace period. */
+/*
+ * Free a vport nothing can reach any more: never published, or a grace
+ * period after it was unpublished (rsw_vport_free_rcu() waits for that).
+ * Drops the device reference if one was taken.
+ */
 void rsw_vport_free(struct rsw_vport *vport);
 void rsw_vport_free_rcu(struct rsw_vport *vport);
-
-static inline void *rsw_vport_priv(const struct rsw_vport *vport)
-{
-	return (u8 *)vport + ALIGN(sizeof(*vport), NETDEV_ALIGN);
-}
 
 /* Create a vport of parms->type; ERR_PTR(-EAFNOSUPPORT) for types we lack. */
 struct rsw_vport *rsw_vport_create(const struct rsw_vport_parms *parms);

@@ -45,7 +45,7 @@ static struct rsw_vport *netdev_create(const struct rsw_vport_parms *parms)
 	struct net_device *dev;
 	int err;
 
-	vport = rsw_vport_alloc(0, &rsw_netdev_vport_ops, parms);
+	vport = rsw_vport_alloc(&rsw_netdev_vport_ops, parms);
 	if (IS_ERR(vport))
 		return vport;
 
