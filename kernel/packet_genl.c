@@ -40,21 +40,16 @@ static struct sk_buff *packet_skb(const struct nlattr *attr)
  */
 static void packet_metadata(struct sk_buff *packet, struct nlattr **a)
 {
-	const struct nlattr *hash = a[OVS_PACKET_ATTR_HASH];
 	struct rsw_skb_cb *cb = RSW_CB(packet);
-	u64 h;
 
 	*cb = (struct rsw_skb_cb) { };
 	if (a[OVS_PACKET_ATTR_MRU]) {
 		cb->mru = nla_get_u16(a[OVS_PACKET_ATTR_MRU]);
 		packet->ignore_df = 1;
 	}
-	if (hash) {
-		h = nla_get_u64(hash);
-		__skb_set_hash(packet, lower_32_bits(h),
-			       !!(h & RSW_PACKET_HASH_SW_BIT),
-			       !!(h & RSW_PACKET_HASH_L4_BIT));
-	}
+	if (a[OVS_PACKET_ATTR_HASH])
+		rsw_packet_hash_from_attr(packet,
+					  nla_get_u64(a[OVS_PACKET_ATTR_HASH]));
 }
 
 /*

@@ -197,23 +197,12 @@ static int put_packet(struct sk_buff *msg, const struct upcall *up,
 	return 0;
 }
 
-/* OVS_PACKET_ATTR_HASH: the skb hash, and how it was made above it. */
-static int put_hash(struct sk_buff *msg, const struct sk_buff *skb)
-{
-	u64 hash = skb_get_hash_raw(skb);
-
-	if (skb->sw_hash)
-		hash |= RSW_PACKET_HASH_SW_BIT;
-	if (skb->l4_hash)
-		hash |= RSW_PACKET_HASH_L4_BIT;
-	return nla_put(msg, OVS_PACKET_ATTR_HASH, sizeof(hash), &hash);
-}
-
 /* Everything before the packet, in the order userspace has always seen. */
 static int put_meta(struct sk_buff *msg, const struct rsw_upcall_info *info,
 		    const struct rsw_flow_key *key, const struct sk_buff *skb,
 		    unsigned int len, unsigned int frame_len)
 {
+	u64 hash = rsw_packet_hash_to_attr(skb);
 	unsigned char *mark;
 
 	if (rsw_key_to_nlattrs(msg, OVS_PACKET_ATTR_KEY, key, key))
@@ -239,7 +228,8 @@ static int put_meta(struct sk_buff *msg, const struct rsw_upcall_info *info,
 	if (len < frame_len &&
 	    nla_put_u32(msg, OVS_PACKET_ATTR_LEN, frame_len))
 		return -EMSGSIZE;
-	return put_hash(msg, skb);
+	/* An unpadded u64, as the ABI has it: the family has no pad type. */
+	return nla_put(msg, OVS_PACKET_ATTR_HASH, sizeof(hash), &hash);
 }
 
 /* One message for one packet that is not GSO. */
