@@ -242,7 +242,7 @@ static struct rsw_datapath *request_dp(struct genl_info *info)
 	const struct ovs_header *ovs_header = info->userhdr;
 	struct rsw_datapath *dp;
 
-	lockdep_assert_held(&rsw_mutex);
+	rsw_assert_locked();
 	dp = rsw_dp_lookup(genl_info_net(info), ovs_header->dp_ifindex);
 	return dp ?: ERR_PTR(-ENODEV);
 }
