@@ -62,6 +62,8 @@ static struct rsw_vport *find_dead_port(void)
 	struct rsw_net *rn;
 	struct net *net;
 
+	rsw_assert_locked();
+	lockdep_assert_held(&net_rwsem);
 	for_each_net(net) {
 		rn = net_generic(net, rsw_net_id);
 		list_for_each_entry(dp, &rn->datapaths, node)

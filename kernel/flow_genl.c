@@ -226,6 +226,8 @@ static struct rsw_flow *lookup_any(struct rsw_datapath *dp,
 	u32 n_mask_hit = 0, n_cache_hit = 0;
 	struct rsw_flow *flow;
 
+	/* The mutex, not the RCU section, keeps the flow found alive. */
+	rsw_assert_locked();
 	rcu_read_lock();
 	flow = rsw_flow_table_lookup(&dp->table, key, 0, &n_mask_hit,
 				     &n_cache_hit);
@@ -257,6 +259,7 @@ static struct rsw_flow *find_named(struct rsw_datapath *dp,
 {
 	struct rsw_flow *flow;
 
+	rsw_assert_locked();
 	if (id->len)
 		flow = rsw_flow_table_find_ufid(&dp->table, id);
 	else
@@ -300,6 +303,7 @@ static struct rsw_flow *find_existing(struct rsw_datapath *dp,
 {
 	struct rsw_flow *flow = NULL;
 
+	rsw_assert_locked();
 	if (new->id.len)
 		flow = rsw_flow_table_find_ufid(&dp->table, &new->id);
 	return flow ?: lookup_any(dp, &new->unmasked);
