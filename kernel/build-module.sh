@@ -7,7 +7,9 @@
 # The sources are copied into $ROAM_CACHE/module/FLAVOUR-KERNELKEY so the
 # repository stays free of build products; make decides what to rebuild.
 # Extra MAKE-ARGS (W=1, C=2, ...) are passed to kbuild; with them the
-# build always recompiles so every warning is shown.  Concurrent callers
+# build always recompiles so every warning is shown, in a directory of its
+# own (FLAVOUR-KERNELKEY-check): a checking build never cleans the module
+# that a test run is about to copy.  Concurrent callers of one directory
 # take turns.
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
@@ -18,8 +20,10 @@ shift
 kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
 src=$(readlink -f "$kdir/build/source")
 out=$ROAM_CACHE/module/$(basename "$kdir")
-# One build at a time per tree: lint, tests and the harness all call this.
-cache_lock "module-$(basename "$kdir")"
+[ $# -eq 0 ] || out+=-check
+# One build at a time per directory: tests and the harness share one, the
+# lint checks the other.
+cache_lock "module-$(basename "$out")"
 
 mkdir -p "$out"
 rsync -a --delete --checksum \

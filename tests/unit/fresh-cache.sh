@@ -67,6 +67,7 @@ for a; do
 	tinyconfig) mkdir -p "$o"; : >"$o/.config"; ln -sfn "$src" "$o/source" ;;
 	bzImage) mkdir -p "$o/arch/x86/boot"; echo kernel >"$o/arch/x86/boot/bzImage" ;;
 	modules) [ -z "$m" ] || echo module >"$m/openvswitch.ko" ;;
+	clean) [ -z "$m" ] || rm -f "$m/openvswitch.ko" ;;
 	modules_install) mkdir -p "$path/lib/modules/6.1.0-stub/kernel" ;;
 	kernelrelease) echo 6.1.0-stub ;;
 	esac
@@ -112,6 +113,11 @@ check "the host image has rootfs.img, bzImage and release" \
 	test -e "$ih/rootfs.img" -a -s "$ih/bzImage" -a -s "$ih/release"
 check "the debug image too" test -e "$id/rootfs.img" -a -s "$id/bzImage"
 check "the module was built" test -s "$mh"
+# A lint build cleans and rebuilds: never in the directory a test copies
+# its module from (tests and lint run side by side).
+mc=$("$top/kernel/build-module.sh" host W=1 2>/dev/null)
+check "a checking build (W=1) builds a module of its own" \
+	test -s "$mc" -a "$mc" != "$mh"
 check "the guest has bzImage, initramfs and roam-traffic" \
 	test -s "$g/bzImage" -a -s "$g/initramfs.cpio.gz" -a -e "$g/roam-traffic"
 check "the locks live under \$ROAM_CACHE/.lock" test -d "$ROAM_CACHE/.lock"
