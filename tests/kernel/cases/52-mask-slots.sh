@@ -15,7 +15,7 @@
 # first leaves three, a ping still hits, and putting it back makes four
 # again; the same for a mask in the middle.
 # Part 2, with the mask cache off so that every lookup walks the masks: ns1
-# streams UDP to ns2 for 15 s while flow-churn deletes and re-adds, in
+# streams UDP to ns2 for 8 s while flow-churn deletes and re-adds, in
 # turn, the two flows that match it (one mask each, either enough), with
 # twenty ARP flows' masks between them and 10 ms between the changes.  Ours
 # keeps every mask in its slot, so no datagram may be missed.  The in-tree
@@ -96,10 +96,10 @@ nsx 2 timeout 60 socat -u UDP4-RECV:6000 /dev/null &
 sink_pid=$!
 wait_for 50 eval "nsx 2 ss -lun | grep -q ':6000 '"
 # The churn outlasts the stream, whose Python may take seconds to start.
-"$CHURN" swap dp0 30 >/tmp/masks.churn 2>/tmp/masks.churn.err &
+"$CHURN" swap dp0 16 >/tmp/masks.churn 2>/tmp/masks.churn.err &
 churn_pid=$!
 sleep 1
-sent=$(stream 15)
+sent=$(stream 8)
 wait "$churn_pid"
 check_eq "flow-churn swapped the flows to the end" 0 "$?"
 sed 's/^/# /' /tmp/masks.churn /tmp/masks.churn.err
