@@ -43,6 +43,9 @@
 # --guest ROAM_GUEST (a read-only directory: bzImage, initramfs.cpio.gz,
 # roam-traffic).
 #
+# ROAM_VM_NICE=N runs the hosts' QEMUs at niceness N (meson gives every
+# QEMU test but the longest one 5, so that one keeps its cores and the
+# rest use what it leaves).
 # ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
 # building the image; for debugging the harness itself.
 #
@@ -299,7 +302,7 @@ start_host() {
 	fi
 	args+=(-pidfile "$run/host$i.pid")
 	# PDEATHSIG: a QEMU never outlives this script, however it ends.
-	TMPDIR=$run setpriv --pdeathsig KILL -- \
+	TMPDIR=$run nice -n "${ROAM_VM_NICE:-0}" setpriv --pdeathsig KILL -- \
 		qemu-system-x86_64 "${args[@]}" </dev/null \
 		>"$run/host$i.qemu.log" 2>&1 &
 	qemu_pids[i]=$!
