@@ -16,9 +16,13 @@
 NETKIT=$PWD/netkit.py
 CAPS=/tmp/roam-ovs/caps
 RUNS=/tmp/roam-ovs/run
-# What one pass leaves for the next in the same boot.
+# What one pass leaves for the next in the same boot, and what a case
+# leaves for a later one of its pass: the log lines it provoked on purpose
+# (EREs, for no_log_problems; 00-start.sh empties the file).
 STATE=/run/roam-ovs
 mkdir -p "$CAPS" "$RUNS" "$STATE"
+# shellcheck disable=SC2034 # used by the cases
+LOG_ALLOWED=$STATE/log-allowed
 
 # shellcheck disable=SC2034 # used by the cases
 VSCTL=(ovs-vsctl --timeout=60)

@@ -15,6 +15,7 @@
 . ./topo.sh
 
 rm -f /var/log/openvswitch/*.log
+: >"$LOG_ALLOWED"
 check_fails "ovs-ctl status: no daemon runs before the start" "$OVS_CTL" status
 check "ovsdb-server starts as ovsdb-server.service's ExecStart starts it" \
 	ovs_unit ovsdb-server ExecStart

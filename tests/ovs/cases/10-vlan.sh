@@ -221,6 +221,18 @@ check_output "an untagged frame from trunk p3 (no native VLAN) reaches nobody" \
 	"$(only none)" seen "who-has 198.51.100.212 " "${ALL[@]}"
 check_output "a frame tagged 30 (trunked nowhere) from trunk p3 reaches nobody" \
 	"$(only none)" seen "who-has 198.51.100.213 " "${ALL[@]}"
+# ovs-vswitchd logs each such drop as a WARN (rate-limited, five at once):
+# it must have, with the reason, and 90-teardown.sh's log check allows
+# exactly these lines.
+DROPS=(
+	'\|WARN\|dropping VLAN 20 tagged packet received on port p1 configured as VLAN 10 access port on bridge br0 '
+	'\|WARN\|dropping VLAN 0 packet received on port p3 not configured for trunking VLAN 0 on bridge br0 '
+	'\|WARN\|dropping VLAN 30 packet received on port p3 not configured for trunking VLAN 30 on bridge br0 '
+)
+printf '%s\n' "${DROPS[@]}" >>"$LOG_ALLOWED"
+for d in "${DROPS[@]}"; do
+	check "ovs-vswitchd logged why: ${d#*WARN\\|}" grep -qE -- "$d" "$VSWITCHD_LOG"
+done
 
 check_output "learned: p1's echo requests reach tap10's guest only" \
 	"$(only t10 -,-,-)" seen "198.51.100.1 > 198.51.100.10: ICMP echo request" "${ALL[@]}"

@@ -26,7 +26,9 @@ expected_ours() {
 		FNR == NR {
 			if ($0 ~ /^#/ || $0 ~ /^[[:space:]]*$/) next
 			split($1, kv, ": ")
-			if (NF != 3 || $3 == "") { print "bad expectation: " $0 > "/dev/stderr"; bad = 1; next }
+			if (NF != 3 || $3 == "" || kv[2] == $2) {
+				print "bad expectation: " $0 > "/dev/stderr"; bad = 1; next
+			}
 			want[kv[1]] = kv[2]; ours[kv[1]] = $2; next
 		}
 		{
