@@ -74,9 +74,11 @@ tap_add() {
 		{ echo "the guest on $dev did not attach:"; cat "$RUNS/$dev.log"; return 1; }
 }
 
-# tap_cmd DEV COMMAND: tell DEV's guest to do COMMAND ("arp TARGET").
+# tap_cmd DEV COMMAND: tell DEV's guest to do COMMAND ("arp TARGET"); a
+# FIFO without its reader blocks the writer, hence the timeout.
 tap_cmd() {
-	printf '%s\n' "$2" >"$RUNS/$1.ctl"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	timeout 10 bash -c 'printf "%s\n" "$1" >"$2"' tap_cmd "$2" "$RUNS/$1.ctl"
 }
 
 # tap_del DEV...: the guests stopped, the taps gone.

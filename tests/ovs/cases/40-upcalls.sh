@@ -15,7 +15,8 @@
 # (a lost upcall costs a SYN retransmit, not the connection), and the
 # datapath must hold a flow for each one's source port.  The datapath's
 # missed and lost counts and the time to complete them all are printed as
-# diagnostics for both modules; they are not judged.
+# diagnostics for both modules; they are not judged, and ovs-vswitchd's
+# WARN for a lost upcall is allowed when the datapath counted losses.
 
 # shellcheck source=../topo.sh
 . ./topo.sh
@@ -65,6 +66,13 @@ read -r h0 m0 l0 <<<"$before"
 read -r h1 m1 l1 <<<"$after"
 check_eq "all $COUNT connections completed through the bridge ($out)" 0 "$rc"
 tap_diag "[$ROAM_DATAPATH] $out; datapath missed +$((m1 - m0)), lost +$((l1 - l0)), hit +$((h1 - h0))"
+# A burst this size may overflow the upcall socket; ovs-vswitchd then logs
+# "lost packet on handler N" (a WARN, rate-limited).  Provoked on purpose,
+# so allowed in the pass's log check, but only when the datapath did count
+# lost upcalls: a loss nobody counted is still a finding.
+if [ "$((l1 - l0))" -gt 0 ]; then
+	echo '\|WARN\|system@ovs-system: lost packet on handler [0-9]+$' >>"$LOG_ALLOWED"
+fi
 tap_diag "[$ROAM_DATAPATH] $(ovs-appctl upcall/show 2>&1 | grep -E 'flows|limit' | tr -s ' \n' ' ')"
 
 # flow_ports: the TCP source ports of the datapath's flows from p1.
