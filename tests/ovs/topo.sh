@@ -99,6 +99,23 @@ tap_del() {
 	return 0
 }
 
+# reap PID SECONDS: the exit status of this shell's child PID once it has
+# exited, waiting up to SECONDS; past that it is killed and reaps 124.
+reap() {
+	local i
+
+	for ((i = 0; i < $2 * 5; i++)); do
+		if ! kill -0 "$1" 2>/dev/null; then
+			wait "$1"
+			return
+		fi
+		sleep 0.2
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 124
+}
+
 # libvirt_port BRIDGE DEV MAC [PORT-SETTINGS...]: add DEV to BRIDGE in one
 # transaction the way libvirt does for <virtualport type='openvswitch'>:
 # --may-exist add-port with the VLAN settings, then the interface's

@@ -150,9 +150,9 @@ check_fails "p3 is a plain veth again, in no datapath" \
 	test -e /sys/class/net/p3/master
 
 : >"$RUNS/stream.stop"
-wait "$sender"
+reap "$sender" 30
 rc_send=$?
-wait "$receiver"
+reap "$receiver" 30
 rc_recv=$?
 sender='' receiver=''
 check_eq "the sender wrote every line and closed cleanly" 0 "$rc_send"
