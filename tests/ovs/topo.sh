@@ -141,7 +141,7 @@ cap_start() {
 
 	[ "$ns" = - ] || pre=(ip netns exec "ns$ns")
 	rm -f "$CAPS/$name" "$CAPS/$name.err"
-	"${pre[@]}" timeout 300 tcpdump -i "$dev" -Q "$dir" -nn -e -l \
+	"${pre[@]}" timeout 1200 tcpdump -i "$dev" -Q "$dir" -nn -e -l \
 		>"$CAPS/$name" 2>"$CAPS/$name.err" &
 	cap_pids+=($!)
 }
