@@ -63,6 +63,8 @@ ovs_unit() {
 			. "$envfile"
 			set +a
 		fi
+		# Unset variables expand to nothing, as in systemd.
+		set +u
 		eval "set -- $cmd"
 		exec "$@"
 	)
