@@ -95,7 +95,8 @@ ovs_stop() {
 # log_problems [ALLOWED]: ovs-vswitchd.log's WARN, ERR and EMER lines but
 # those that only say the emulated CPU is slow (the README lists them, with
 # reasons): timeval's "Unreasonably long ...ms poll interval" with its
-# rusage lines, and ovs_rcu's "blocked ... ms waiting"; and but those that
+# rusage lines, from any thread, and ovs_rcu's "blocked ... ms waiting";
+# and but those that
 # match an ERE line of the file ALLOWED, which a case that provokes a
 # warning on purpose writes (as Open vSwitch's own tests list theirs when
 # they stop the daemons).  A missing or empty log is a problem too.
@@ -104,7 +105,7 @@ log_problems() {
 
 	[ -s "$VSWITCHD_LOG" ] || { echo "$VSWITCHD_LOG is missing or empty"; return 0; }
 	grep -E '\|(WARN|ERR|EMER)\|' "$VSWITCHD_LOG" |
-		grep -vE '\|timeval\|WARN\||\|ovs_rcu\([a-z0-9_]*\)\|WARN\|blocked [0-9]+ ms waiting' |
+		grep -vE '\|timeval(\([a-z0-9_]*\))?\|WARN\||\|ovs_rcu\([a-z0-9_]*\)\|WARN\|blocked [0-9]+ ms waiting' |
 		if [ -n "$allowed" ] && [ -s "$allowed" ]; then
 			grep -vE -f "$allowed"
 		else

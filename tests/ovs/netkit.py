@@ -6,6 +6,9 @@
       send one broadcast ARP request "who-has TARGET tell IP" from MAC out
       of IFACE, 802.1Q-tagged with VID when given (a raw frame, so that a
       test can put any tag on the wire, or none)
+  arps NETNS,IFACE,MAC,IP,TARGET[,VID]...
+      the same for each spec, IFACE in the named network namespace
+      (/run/netns/NETNS), from one process: Python starts slowly under TCG
   tap DEV MAC IP CONTROL READY
       a guest behind the tap DEV, as QEMU is behind the taps libvirt
       makes: attach with IFF_TAP | IFF_NO_PI | IFF_VNET_HDR, answer ARP
@@ -15,8 +18,8 @@
       accept TCP connections (backlog 4096) and hold them until killed
   connect ADDR PORT COUNT PORTS
       open COUNT TCP connections to ADDR:PORT at once; print how many
-      completed and how long it took; write their local ports to PORTS;
-      exit 0 only if all completed
+      completed, how long it took and why the others failed; write every
+      connection's local port to PORTS; exit 0 only if all completed
   stream-send ADDR PORT STOP
       a TCP connection that carries a numbered line every 50 ms until the
       file STOP exists, then "end N"; exit 0 only if every write went out
@@ -65,6 +68,27 @@ def cmd_arp(iface, mac, ip, target, vid=None):
     sock.bind((iface, 0))
     sock.send(arp_request(mac_bytes(mac), ip, target,
                           None if vid is None else int(vid)))
+    return 0
+
+
+CLONE_NEWNET = 0x40000000
+
+
+def cmd_arps(*specs):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    for spec in specs:
+        fields = spec.split(",")
+        if len(fields) not in (5, 6):
+            print("arps: bad spec %r" % spec, file=sys.stderr)
+            return 2
+        netns, iface, mac, ip, target = fields[:5]
+        fd = os.open("/run/netns/" + netns, os.O_RDONLY)
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, "setns %s: %s" % (netns, os.strerror(err)))
+        os.close(fd)
+        cmd_arp(iface, mac, ip, target, *fields[5:])
     return 0
 
 
@@ -175,6 +199,7 @@ def cmd_connect(addr, port, count, ports_file):
     raise_nofile(count + 64)
     sel = selectors.DefaultSelector()
     start = time.monotonic()
+    ports = []
     for _ in range(count):
         sock = socket.socket()
         sock.setblocking(False)
@@ -182,23 +207,27 @@ def cmd_connect(addr, port, count, ports_file):
         if err not in (0, errno.EINPROGRESS):
             print("connect: %s" % os.strerror(err), file=sys.stderr)
             return 1
+        ports.append(sock.getsockname()[1])
         sel.register(sock, selectors.EVENT_WRITE)
-    done, failed, ports = 0, 0, []
+    done, failed, why = 0, 0, {}
     deadline = start + 100
     while done + failed < count and time.monotonic() < deadline:
         for key, _ in sel.select(timeout=1):
             sock = key.fileobj
             sel.unregister(sock)
-            if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
+            err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if err == 0:
                 done += 1
-                ports.append(sock.getsockname()[1])
             else:
                 failed += 1
+                name = errno.errorcode.get(err, str(err))
+                why[name] = why.get(name, 0) + 1
     elapsed = time.monotonic() - start
     with open(ports_file, "w") as out:
         out.write("".join("%d\n" % p for p in sorted(ports)))
-    print("%d of %d connections completed in %.2f s (%d failed)"
-          % (done, count, elapsed, failed))
+    reasons = ", ".join("%s %d" % kv for kv in sorted(why.items()))
+    print("%d of %d connections completed in %.2f s (%d failed%s%s)"
+          % (done, count, elapsed, failed, ": " if reasons else "", reasons))
     return 0 if done == count else 1
 
 
@@ -235,6 +264,7 @@ def cmd_stream_recv(addr, port, out_file, ready):
 
 COMMANDS = {
     "arp": (cmd_arp, (4, 5)),
+    "arps": (cmd_arps, (1, 64)),
     "tap": (cmd_tap, (5, 5)),
     "listen": (cmd_listen, (3, 3)),
     "connect": (cmd_connect, (4, 4)),

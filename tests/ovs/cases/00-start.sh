@@ -6,7 +6,7 @@
 # ExecStart line runs as systemd would run it (tests/lib/ovs.sh ovs_unit):
 # ovsdb-server.service, then ovs-vswitchd.service, which requires it.
 #
-#   host: ovsdb-server  ovs-vswitchd  (no bridge, no datapath yet)
+#   host: ovsdb-server  ovs-vswitchd  br-keep (no ports) on ovs-system
 #
 # The pass's ovs-vswitchd.log begins here; 90-teardown.sh reads it after
 # the last stop.
@@ -28,4 +28,7 @@ check_output "one ovs-vswitchd process: no monitor (--no-monitor, as in the unit
 	1 pgrep -c -x ovs-vswitchd
 check_output "the database answers and holds no bridge" "" ovs-vsctl list-br
 check_output "no datapath exists before the first bridge" "" ovs-dpctl dump-dps
+check "$KEEP, a bridge for the whole pass (see topo.sh)" \
+	"${VSCTL[@]}" add-br "$KEEP"
+check_output "it opened the datapath" system@ovs-system ovs-dpctl dump-dps
 check "ovs-vswitchd.log is being written" test -s "$VSWITCHD_LOG"

@@ -15,8 +15,9 @@
 #                                                     eth0.20 203.0.113.3
 #   ns4 eth0 ------ p4     tag=10 trunks=10,20        eth0    198.51.100.4
 #                          native-untagged            eth0.20 203.0.113.4
-#   ns5 eth0 ------ p5     tag=20 trunks=10,20        eth0    203.0.113.5
+#   ns5 eth0 ------ p5     tag=20 trunks=10,20        eth0.20 203.0.113.5
 #                          native-tagged              eth0.10 198.51.100.5
+#                          (untagged frames in join VLAN 20; all leave tagged)
 #
 # VLAN 10 is 198.51.100.0/24, VLAN 20 is 203.0.113.0/24.  Every port's
 # deliveries are captured (tcpdump on the namespace's end of the veth,
@@ -115,7 +116,7 @@ ns_vlan 3 10 198.51.100.3
 ns_vlan 3 20 203.0.113.3
 ns_addr 4 eth0 198.51.100.4
 ns_vlan 4 20 203.0.113.4
-ns_addr 5 eth0 203.0.113.5
+ns_vlan 5 20 203.0.113.5
 ns_vlan 5 10 198.51.100.5
 tap_ports() {
 	libvirt_port br0 tap10 52:54:00:00:00:0a tag=10 &&
@@ -147,50 +148,64 @@ cap_start t10 - tap10 out
 cap_start t20 - tap20 out
 check "tcpdump listens on every port (5 veths in, 2 taps out)" \
 	cap_ready "${ALL[@]}"
+tap_diag "bridge and captures ready after ${SECONDS}s"
 
-# The markers.  netkit.py arp IFACE MAC SENDER-IP TARGET [VID].  Sent
-# at once; bg holds their pids (a bare wait would wait for the captures).
-bg=()
-arp_from() {
+# The markers: raw broadcast ARP requests, from nsN's eth0 with nsN's MAC
+# (netkit.py arps NETNS,IFACE,MAC,SENDER-IP,TARGET[,VID]), and from the
+# guests.
+marker() {
 	local n=$1
 	shift
-	nsx "$n" python3 "$NETKIT" arp eth0 "$(ns_mac "$n")" "$@"
+	local IFS=,
+	echo "ns$n,eth0,$(ns_mac "$n"),$*"
 }
-arp_from 1 198.51.100.1 198.51.100.201 & bg+=($!)
-arp_from 2 203.0.113.2 203.0.113.202 & bg+=($!)
-tap_cmd tap10 "arp 198.51.100.203"
-tap_cmd tap20 "arp 203.0.113.204"
-arp_from 3 198.51.100.3 198.51.100.205 10 & bg+=($!)
-arp_from 3 203.0.113.3 203.0.113.206 20 & bg+=($!)
-arp_from 4 198.51.100.4 198.51.100.207 & bg+=($!)
-arp_from 4 203.0.113.4 203.0.113.208 20 & bg+=($!)
-arp_from 5 203.0.113.5 203.0.113.209 & bg+=($!)
-arp_from 5 198.51.100.5 198.51.100.210 10 & bg+=($!)
-# Frames that no port may deliver.
-arp_from 1 203.0.113.1 203.0.113.211 20 & bg+=($!)
-arp_from 3 198.51.100.33 198.51.100.212 & bg+=($!)
-arp_from 3 198.51.100.34 198.51.100.213 30 & bg+=($!)
-sent=0
-for pid in "${bg[@]}"; do
-	wait "$pid" && sent=$((sent + 1))
-done
-bg=()
-check_eq "all 11 raw marker frames went out" 11 "$sent"
+markers=(
+	"$(marker 1 198.51.100.1 198.51.100.201)"
+	"$(marker 2 203.0.113.2 203.0.113.202)"
+	"$(marker 3 198.51.100.3 198.51.100.205 10)"
+	"$(marker 3 203.0.113.3 203.0.113.206 20)"
+	"$(marker 4 198.51.100.4 198.51.100.207)"
+	"$(marker 4 203.0.113.4 203.0.113.208 20)"
+	"$(marker 5 203.0.113.5 203.0.113.209)"
+	"$(marker 5 198.51.100.5 198.51.100.210 10)"
+	# Frames that no port may deliver.
+	"$(marker 1 203.0.113.1 203.0.113.211 20)"
+	"$(marker 3 198.51.100.33 198.51.100.212)"
+	"$(marker 3 198.51.100.34 198.51.100.213 30)"
+)
+check "the ${#markers[@]} raw marker frames go out" \
+	python3 "$NETKIT" arps "${markers[@]}"
+guest_markers() {
+	tap_cmd tap10 "arp 198.51.100.203" && tap_cmd tap20 "arp 203.0.113.204"
+}
+check "and the guests' two" guest_markers
 sleep 1
 
-# Learned unicast: pings between ports of every kind.
-check "ping p1 (access 10) -> guest on tap10" \
-	nsx 1 "${PING[@]}" -c 3 198.51.100.10
-check "ping p4 untagged (native 10) -> p5 eth0.10 (10 tagged on a native-tagged port)" \
-	nsx 4 "${PING[@]}" -c 3 198.51.100.5
-check "ping p3 eth0.20 (trunk) -> guest on tap20" \
-	nsx 3 "${PING[@]}" -c 3 203.0.113.20
-check "ping p5 untagged (native 20) -> p2 (access 20)" \
-	nsx 5 "${PING[@]}" -c 3 203.0.113.2
-check "ping p4 eth0.20 (tagged on a native-untagged port) -> p3 eth0.20" \
-	nsx 4 "${PING[@]}" -c 3 203.0.113.3
-check "ping p3 eth0.10 (trunk) -> p1" \
-	nsx 3 "${PING[@]}" -c 3 198.51.100.1
+tap_diag "markers sent after ${SECONDS}s"
+# Learned unicast: pings between ports of every kind, at once (no two
+# share a source or a destination).
+pings=(
+	"1 198.51.100.10 p1 (access 10) -> guest on tap10"
+	"4 198.51.100.5 p4 untagged (native 10) -> p5 eth0.10 (10 tagged on a native-tagged port)"
+	"3 203.0.113.20 p3 eth0.20 (trunk) -> guest on tap20"
+	"5 203.0.113.2 p5 eth0.20 (its native VLAN, tagged) -> p2 (access 20)"
+	"4 203.0.113.3 p4 eth0.20 (tagged on a native-untagged port) -> p3 eth0.20"
+	"3 198.51.100.1 p3 eth0.10 (trunk) -> p1"
+)
+bg=()
+for p in "${pings[@]}"; do
+	read -r n ip _ <<<"$p"
+	nsx "$n" "${PING[@]}" -c 3 "$ip" >"$RUNS/ping.$ip" 2>&1 &
+	bg+=($!)
+done
+for i in "${!pings[@]}"; do
+	wait "${bg[i]}"
+	rc=$?
+	read -r _ ip what <<<"${pings[i]}"
+	check_eq "ping $what" 0 "$rc"
+	[ "$rc" -eq 0 ] || tap_diag "$(cat "$RUNS/ping.$ip")"
+done
+bg=()
 
 # Unknown unicast: a MAC nobody has, in each VLAN, and from VLAN 10 the MAC
 # of ns2, which the bridge knows, but in VLAN 20 only.
@@ -201,6 +216,7 @@ nsx 1 ping -n -q -c 1 -W 1 198.51.100.99 >/dev/null & bg+=($!)
 nsx 1 ping -n -q -c 1 -W 1 198.51.100.98 >/dev/null & bg+=($!)
 nsx 2 ping -n -q -c 1 -W 1 203.0.113.99 >/dev/null & bg+=($!)
 wait "${bg[@]}"
+tap_diag "pings done after ${SECONDS}s"
 fdb=$(ovs-appctl fdb/show br0 2>&1)
 flows=$(dp_flows 2>&1)
 p3=$(ovs-vsctl get Interface p3 ofport 2>&1)
@@ -240,7 +256,7 @@ check_output "learned: p4's (native 10) echo requests reach p5 only, tagged 10" 
 	"$(only c5 10,10,10)" seen "198.51.100.4 > 198.51.100.5: ICMP echo request" "${ALL[@]}"
 check_output "learned: p3's (VLAN 20) echo requests reach tap20's guest only" \
 	"$(only t20 -,-,-)" seen "203.0.113.3 > 203.0.113.20: ICMP echo request" "${ALL[@]}"
-check_output "learned: p5's (native 20) echo requests reach p2 only, untagged" \
+check_output "learned: p5's (native 20, tagged) echo requests reach p2 only, untagged" \
 	"$(only c2 -,-,-)" seen "203.0.113.5 > 203.0.113.2: ICMP echo request" "${ALL[@]}"
 check_output "learned: p4's VLAN 20 echo requests reach p3 only, tagged 20" \
 	"$(only c3 20,20,20)" seen "203.0.113.4 > 203.0.113.3: ICMP echo request" "${ALL[@]}"
@@ -299,4 +315,4 @@ check "the datapath pushes and pops 802.1Q tags for NORMAL's VLANs" \
 	vlan_actions
 
 check "del-br br0" "${VSCTL[@]}" del-br br0
-check_output "no datapath is left" "" ovs-dpctl dump-dps
+check_output "br0's ports left the datapath" ovs-system dp_names ovs-system

@@ -9,6 +9,7 @@
 #
 #   ns1 eth0 --- p1 ---+
 #   guest ----- tap9 --+--- br0 (NORMAL), internal port int0
+#                           br-keep (no ports, see topo.sh)
 #
 # Deleting the bridge removes the datapath and its internal devices and
 # releases the veth and the tap; stopping the daemons (the units'
@@ -22,6 +23,7 @@
 case_cleanup() {
 	tap_del tap9
 	"${VSCTL[@]}" --if-exists del-br br0
+	"${VSCTL[@]}" --if-exists del-br "$KEEP"
 	ns_del 1
 }
 
@@ -40,6 +42,8 @@ check_output "the datapath holds br0, int0, p1 and tap9" \
 	"$(printf '%s\n' br0 int0 ovs-system p1 tap9)" dp_names ovs-system
 
 check "del-br br0" "${VSCTL[@]}" del-br br0
+check_output "br0's ports left the datapath" ovs-system dp_names ovs-system
+check "del-br $KEEP, the pass's last bridge" "${VSCTL[@]}" del-br "$KEEP"
 check_output "no datapath is left" "" ovs-dpctl dump-dps
 check_output "no openvswitch device is left (ovs-system, br0, int0)" "" \
 	ip -o link show type openvswitch
