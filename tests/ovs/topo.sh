@@ -154,6 +154,7 @@ cap_start() {
 	"${pre[@]}" timeout 1200 tcpdump -i "$dev" -Q "$dir" -nn -e -l \
 		>"$CAPS/$name" 2>"$CAPS/$name.err" &
 	cap_pids+=($!)
+	cap_names+=("$name")
 }
 
 # cap_ready NAME...: every capture is listening.
@@ -169,9 +170,14 @@ cap_ready() {
 	done
 }
 
-# cap_stop: every capture stopped, its last frames written.
+# cap_stop: every capture stopped, its last frames written, and indexed
+# for the readers below: $CAPS/index holds "NAME TAG LINE" for every frame
+# (TAG the 802.1Q tag, "-" for an untagged frame), $CAPS/index.ok the
+# names of the captures that started.  One pass over the captures: each
+# process costs tens of milliseconds under TCG.
+cap_names=()
 cap_stop() {
-	local pid
+	local pid name started
 
 	sleep 1
 	for pid in ${cap_pids[@]+"${cap_pids[@]}"}; do
@@ -181,43 +187,84 @@ cap_stop() {
 		wait "$pid" 2>/dev/null
 	done
 	cap_pids=()
-	return 0
-}
-
-# tags NAME TEXT: the 802.1Q tag of every frame in capture NAME whose line
-# holds TEXT (a literal string), in order, space-separated; "-" for an
-# untagged frame; nothing when none matched.  A capture that is missing or
-# never started fails: no capture never reads as "nothing received".
-tags() {
-	local file=$CAPS/$1
-
-	[ -r "$file" ] || { echo "no capture $file" >&2; return 1; }
-	grep -q 'listening on' "$file.err" 2>/dev/null ||
-		{ echo "capture $1 never started" >&2; return 1; }
-	TEXT=$2 awk '
-		index($0, ENVIRON["TEXT"]) {
+	: >"$CAPS/index.ok"
+	: >"$CAPS/index"
+	for name in ${cap_names[@]+"${cap_names[@]}"}; do
+		if [ -r "$CAPS/$name" ] && grep -q 'listening on' "$CAPS/$name.err" 2>/dev/null; then
+			echo "$name" >>"$CAPS/index.ok"
+		fi
+	done
+	mapfile -t started <"$CAPS/index.ok"
+	[ ${#started[@]} -gt 0 ] || return 0
+	(cd "$CAPS" && awk '
+		{
 			tag = "-"
 			if (match($0, /: vlan [0-9]+, p [0-9]+,/)) {
 				tag = substr($0, RSTART + 7)
 				sub(/,.*/, "", tag)
 			}
-			printf "%s%s", (n++ ? " " : ""), tag
-		}
-		END { print "" }' "$file"
+			print FILENAME, tag, $0
+		}' "${started[@]}" >index)
 }
 
-# seen TEXT NAME...: "NAME=TAGS" for each capture (tags NAME TEXT),
-# space-separated: which ports got a frame and how it was tagged, in one
-# line that a check compares whole.
+# frames NAME...: the indexed frames of those captures, "NAME TAG LINE";
+# fails, naming it, for a capture that is missing or never started: no
+# capture never reads as "nothing received".
+frames() {
+	if [ ! -r "$CAPS/index.ok" ] || [ ! -r "$CAPS/index" ]; then
+		echo "no capture index (cap_stop makes it)" >&2
+		return 1
+	fi
+	awk -v names="$*" '
+		BEGIN { n = split(names, want, " "); for (i = 1; i <= n; i++) keep[want[i]] = 1 }
+		FILENAME == ARGV[1] { ok[$1] = 1; next }
+		$1 in keep
+		END {
+			for (i = 1; i <= n; i++) if (!(want[i] in ok)) {
+				print "capture " want[i] " is missing or never started" > "/dev/stderr"
+				bad = 1
+			}
+			exit bad
+		}' "$CAPS/index.ok" "$CAPS/index"
+}
+
+# tags NAME TEXT: the 802.1Q tag of every frame in capture NAME whose line
+# holds TEXT (a literal string), in order, space-separated; nothing when
+# none matched; fails for a capture that did not start.
+tags() {
+	local out
+
+	out=$(frames "$1") || return 1
+	TEXT=$2 awk '
+		index($0, ENVIRON["TEXT"]) { printf "%s%s", (n++ ? " " : ""), $2 }
+		END { print "" }' <<<"$out"
+}
+
+# seen TEXT NAME...: "NAME=TAGS" for each capture, tags comma-separated:
+# which ports got a frame holding TEXT and how it was tagged, in one line
+# that a check compares whole.
 seen() {
-	local text=$1 name t out=()
+	local text=$1 out
 	shift
 
-	for name in "$@"; do
-		t=$(tags "$name" "$text") || return 1
-		out+=("$name=${t// /,}")
-	done
-	echo "${out[*]}"
+	out=$(frames "$@") || return 1
+	TEXT=$text awk -v names="$*" '
+		index($0, ENVIRON["TEXT"]) { got[$1] = got[$1] (got[$1] == "" ? "" : ",") $2 }
+		END {
+			n = split(names, want, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s%s=%s", (i > 1 ? " " : ""), want[i], got[want[i]]
+			print ""
+		}' <<<"$out"
+}
+
+# count_lines NAME ERE: how many frames of capture NAME match ERE (0 too),
+# ERE applied to tcpdump's own line.
+count_lines() {
+	local out
+
+	out=$(frames "$1") || return 1
+	sed -E 's/^[^ ]+ [^ ]+ //' <<<"$out" | grep -c -E -- "$2" || true
 }
 
 # dp_names DP: DP's port names, sorted, but $KEEP's.
@@ -226,13 +273,6 @@ dp_names() {
 
 	out=$(ovs-dpctl show "$1") || return 1
 	sed -nE 's/^  port [0-9]+: ([^ ]+).*/\1/p' <<<"$out" | grep -vx "$KEEP" | sort
-}
-
-# count_lines NAME ERE: how many lines of capture NAME match ERE (0 too);
-# fails if the capture is missing or never started.
-count_lines() {
-	tags "$1" ' > ' >/dev/null || return 1
-	grep -c -E -- "$2" "$CAPS/$1" || true
 }
 
 # dp_flows: ovs-vswitchd's dump of the datapath's flows, port

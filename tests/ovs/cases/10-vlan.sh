@@ -87,23 +87,19 @@ only() {
 
 # tag_set NAME: the distinct tags of every frame NAME captured.
 tag_set() {
-	local t
+	local out
 
-	t=$(tags "$1" ' > ') || return 1
-	tr ' ' '\n' <<<"$t" | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'
+	out=$(frames "$1") || return 1
+	awk '{ print $2 }' <<<"$out" | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
 # wrong_net NAME TAG TEXT: the frames of NAME with tag TAG whose line holds
-# TEXT (the other VLAN's addresses), as lines; fails if NAME is unreadable.
+# TEXT (the other VLAN's addresses), as lines; fails if NAME did not start.
 wrong_net() {
-	local file=$CAPS/$1
+	local out
 
-	tags "$1" ' > ' >/dev/null || return 1
-	TAG=$2 TEXT=$3 awk '
-		{ tag = "-"
-		  if (match($0, /: vlan [0-9]+, p [0-9]+,/)) {
-			tag = substr($0, RSTART + 7); sub(/,.*/, "", tag) } }
-		tag == ENVIRON["TAG"] && index($0, ENVIRON["TEXT"])' "$file"
+	out=$(frames "$1") || return 1
+	TAG=$2 TEXT=$3 awk '$2 == ENVIRON["TAG"] && index($0, ENVIRON["TEXT"])' <<<"$out"
 }
 
 ovs_up
