@@ -93,6 +93,20 @@ tag_set() {
 	awk '{ print $2 }' <<<"$out" | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# delivered NAME TAGS: the distinct tags NAME captured are TAGS; if not,
+# the frames with the other tags are shown.
+delivered() {
+	local got out
+
+	got=$(tag_set "$1") || return 1
+	[ "$got" = "$2" ] && return 0
+	echo "tags: $got, not $2; the frames with the others:"
+	out=$(frames "$1") || return 1
+	TAGS=" $2 " awk '{ if (index(ENVIRON["TAGS"], " " $2 " ") == 0) print }' <<<"$out" |
+		head -n 10
+	return 1
+}
+
 # wrong_net NAME TAG TEXT: the frames of NAME with tag TAG whose line holds
 # TEXT (the other VLAN's addresses), as lines; fails if NAME did not start.
 wrong_net() {
@@ -268,14 +282,14 @@ check_output "unknown unicast from p2 floods VLAN 20 only" \
 # Every frame each port delivered, by tag: trunks carry only tagged frames
 # of their VLANs, access ports only untagged ones.
 for p in c1 t10 c2 t20; do
-	check_output "$p (access) delivered untagged frames only" - tag_set "$p"
+	check "$p (access) delivered untagged frames only" delivered "$p" -
 done
-check_output "c3 (trunks=10,20) delivered VLANs 10 and 20 tagged, nothing untagged" \
-	"10 20" tag_set c3
-check_output "c4 (native-untagged 10) delivered VLAN 10 untagged and 20 tagged" \
-	"- 20" tag_set c4
-check_output "c5 (native-tagged 20) delivered VLANs 10 and 20 both tagged, nothing untagged" \
-	"10 20" tag_set c5
+check "c3 (trunks=10,20) delivered VLANs 10 and 20 tagged, nothing untagged" \
+	delivered c3 "10 20"
+check "c4 (native-untagged 10) delivered VLAN 10 untagged and 20 tagged" \
+	delivered c4 "- 20"
+check "c5 (native-tagged 20) delivered VLANs 10 and 20 both tagged, nothing untagged" \
+	delivered c5 "10 20"
 # And by address: VLAN 10 frames never carry VLAN 20's network, and back.
 for pt in "c1 -" "t10 -" "c4 -" "c3 10" "c5 10"; do
 	read -r p t <<<"$pt"
