@@ -172,7 +172,8 @@ cap_ready() {
 
 # cap_stop: every capture stopped, its last frames written, and indexed
 # for the readers below: $CAPS/index holds "NAME TAG LINE" for every frame
-# (TAG the 802.1Q tag, "-" for an untagged frame), $CAPS/index.ok the
+# (TAG the 802.1Q tag, "-" for an untagged frame; other lines, such as the
+# empty one tcpdump may leave when stopped, are no frames), $CAPS/index.ok the
 # names of the captures that started.  One pass over the captures: each
 # process costs tens of milliseconds under TCG.
 cap_names=()
@@ -196,8 +197,9 @@ cap_stop() {
 	done
 	mapfile -t started <"$CAPS/index.ok"
 	[ ${#started[@]} -gt 0 ] || return 0
+	# Frames only: each of tcpdump's frame lines names "SRC > DST".
 	(cd "$CAPS" && awk '
-		{
+		index($0, " > ") {
 			tag = "-"
 			if (match($0, /: vlan [0-9]+, p [0-9]+,/)) {
 				tag = substr($0, RSTART + 7)
