@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# launch.sh [--pass ours|in-tree]... [--tool FILE]... [vm-run OPTIONS...]
-#           [-- CASE...]: run the kernel suite in one test host.  Each
-# --pass runs the suite against that datapath, in order, in the same boot
-# (see run.sh); without one, the single pass is vm-run's --datapath.
-# Assembles the job the host runs (this directory, the shared test
-# libraries, our module built for the chosen kernel, and the helper tools
-# meson built) and hands it to tests/vm-run.sh.
+# launch.sh [--suite kernel|ovs] [--pass ours|in-tree]... [--tool FILE]...
+#           [vm-run OPTIONS...] [-- CASE...]: run a suite in one test host.
+# Each --pass runs the suite against that datapath, in order, in the same
+# boot (see run.sh); without one, the single pass is vm-run's --datapath.
+# Assembles the job the host runs and hands it to tests/vm-run.sh: this
+# directory's harness (run.sh, cases.sh, case.sh, lib.sh, netns.sh), the
+# suite's cases and files (tests/SUITE, default kernel: cases/ and what
+# they use), the shared test libraries (tests/lib), our module built for
+# the chosen kernel, and the helper tools meson built.
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-vm_args=() cases=() tools=() flavour=host passes=() run_args=()
+vm_args=() cases=() tools=() flavour=host passes=() run_args=() suite=kernel
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--) shift; cases=("$@"); break ;;
+	--suite) suite=$2; shift ;;
 	--pass) passes+=("$2"); run_args+=(--pass "$2"); shift ;;
 	--debug-kernel) flavour=debug; vm_args+=("$1") ;;
 	--tool) tools+=("$2"); shift ;;
@@ -24,16 +27,27 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-job=$(mktemp -d "${TMPDIR:-/tmp}/roam-kernel-job.XXXXXX")
+[ -d "$ROAM_TOP/tests/$suite/cases" ] ||
+	die "no suite '$suite' (tests/$suite/cases does not exist)"
+job=$(mktemp -d "${TMPDIR:-/tmp}/roam-$suite-job.XXXXXX")
 trap 'rm -rf "$job"' EXIT
+# The harness, then the suite's own files and cases in place of the kernel
+# suite's.
 cp -a "$ROAM_TOP/tests/kernel/." "$job/"
+if [ "$suite" != kernel ]; then
+	rm -rf "$job/cases"
+	cp -a "$ROAM_TOP/tests/$suite/." "$job/"
+fi
 mkdir -p "$job/lib" "$job/bin"
-cp "$ROAM_TOP/tests/lib/tap.sh" "$job/lib/"
+cp "$ROAM_TOP"/tests/lib/*.sh "$job/lib/"
 cp "$("$ROAM_TOP/kernel/build-module.sh" "$flavour")" "$job/bin/openvswitch.ko"
-# The upstream selftest, from the same tree the test kernel is built from.
-kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
-cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
-	"$job/selftest"
+if [ "$suite" = kernel ]; then
+	# The upstream selftest, from the same tree the test kernel is
+	# built from.
+	kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
+	cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
+		"$job/selftest"
+fi
 for tool in ${tools[@]+"${tools[@]}"}; do
 	cp "$tool" "$job/bin/"
 done
@@ -43,4 +57,4 @@ if [ ${#passes[@]} -gt 0 ]; then
 	vm_args=(--datapath "${passes[0]}" ${vm_args[@]+"${vm_args[@]}"})
 fi
 "$ROAM_TOP/tests/vm-run.sh" ${vm_args[@]+"${vm_args[@]}"} "$job" ./run.sh \
-	${run_args[@]+"${run_args[@]}"} ${cases[@]+"${cases[@]}"}
+	--suite "$suite" ${run_args[@]+"${run_args[@]}"} ${cases[@]+"${cases[@]}"}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--pass ours|in-tree]... [CASE...]: the kernel suite, run inside
-# one test host by tests/vm-run.sh.  Prints one TAP stream for the boot.
+# run.sh [--suite NAME] [--pass ours|in-tree]... [CASE...]: a suite of
+# cases (the kernel suite's, or another's that launch.sh put in cases/),
+# run inside one test host by tests/vm-run.sh.  Prints one TAP stream for
+# the boot.
 #
 # Each pass (default: the one datapath the harness loaded) loads its module
 # and proves which one is loaded, runs every cases/*.sh (or the named ones)
@@ -28,9 +30,10 @@ cd "$(dirname "$0")" || exit 1
 # shellcheck source=cases.sh
 . ./cases.sh
 
-passes=() cases=()
+passes=() cases=() suite=kernel
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--suite) suite=$2; shift 2 ;;
 	--pass) passes+=("$2"); shift 2 ;;
 	*) cases+=("$1"); shift ;;
 	esac
@@ -47,12 +50,15 @@ exec 3>&2 2> >(sed -u 's/^/# stderr: /')
 stderr_pid=$!
 
 # scrub: what a case killed at its time limit may have left: namespaces,
-# datapaths, Open vSwitch daemons.  run_case calls it.
+# datapaths, Open vSwitch daemons, tap devices.  run_case calls it.
 scrub() {
-	local dp
+	local dp dev
 
 	/usr/share/openvswitch/scripts/ovs-ctl stop >/dev/null 2>&1
 	ip -all netns delete 2>/dev/null
+	for dev in $(ip -o link show type tun 2>/dev/null | awk -F': ' '{ print $2 }'); do
+		ip link del "$dev" 2>/dev/null
+	done
 	for dp in $(ovs-dpctl dump-dps 2>/dev/null); do
 		ovs-dpctl del-dp "$dp" >/dev/null 2>&1
 	done
@@ -68,7 +74,8 @@ for c in "${cases[@]}"; do
 	fi
 done
 
-tap_diag "kernel suite on $(uname -r), debug kernel: ${ROAM_DEBUG_KERNEL:-0}," \
+export ROAM_SUITE=$suite
+tap_diag "$suite suite on $(uname -r), debug kernel: ${ROAM_DEBUG_KERNEL:-0}," \
 	"passes: ${passes[*]}"
 for pass in "${passes[@]}"; do
 	export ROAM_DATAPATH=$pass

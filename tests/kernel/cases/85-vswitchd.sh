@@ -20,9 +20,8 @@
 
 # shellcheck source=../netns.sh
 . ./netns.sh
-
-OVS_CTL=/usr/share/openvswitch/scripts/ovs-ctl
-VSWITCHD_LOG=/var/log/openvswitch/ovs-vswitchd.log
+# shellcheck source=../../lib/ovs.sh
+. lib/ovs.sh
 
 case_cleanup() {
 	ovs-vsctl --timeout=10 --if-exists del-br br0
@@ -30,23 +29,6 @@ case_cleanup() {
 	ovs-dpctl del-dp ovs-system
 	ns_del 1 2
 	rm -f /tmp/vsd.*
-}
-
-# log_problems: ovs-vswitchd.log's WARN, ERR and EMER lines but those that
-# only say the emulated CPU is slow (the README lists them, with reasons).
-# Fails, saying so, when there is no log to read.
-log_problems() {
-	[ -s "$VSWITCHD_LOG" ] || { echo "$VSWITCHD_LOG is missing or empty"; return 0; }
-	grep -E '\|(WARN|ERR|EMER)\|' "$VSWITCHD_LOG" |
-		grep -vE '\|timeval\|WARN\||\|ovs_rcu\([a-z0-9_]*\)\|WARN\|blocked [0-9]+ ms waiting'
-}
-
-# no_log_problems: there are none; show them if there are.
-no_log_problems() {
-	local found
-
-	found=$(log_problems)
-	[ -z "$found" ] || { printf '%s\n' "$found"; return 1; }
 }
 
 ns_add 1
