@@ -72,3 +72,16 @@ genl_groups() {
 	[ -n "$info" ] || { echo "no family $1" >&2; return 1; }
 	sed -n 's/.*ID-0x[0-9a-f]* *name: \([^ ]*\).*/\1/p' <<<"$info"
 }
+
+# check_unload: the module unloads and leaves nothing behind: no module,
+# none of the four families, no datapath device (test points).
+check_unload() {
+	local fam
+
+	check "the module unloads" dp_unload
+	check_fails "the module is gone" test -e /sys/module/openvswitch
+	for fam in ovs_datapath ovs_vport ovs_flow ovs_packet; do
+		check_output "family $fam is gone" "" genl_family "$fam"
+	done
+	check_output "no datapath devices remain" "" ip -o link show type openvswitch
+}

@@ -71,9 +71,4 @@ if [ -s "$LOG_ALLOWED" ]; then
 		"$(grep -E -f "$LOG_ALLOWED" "$VSWITCHD_LOG")"
 fi
 
-check "the module unloads" dp_unload
-check_fails "no openvswitch module is loaded" test -e /sys/module/openvswitch
-for fam in ovs_datapath ovs_vport ovs_flow ovs_packet; do
-	check_output "family $fam is gone" "" genl_family "$fam"
-done
-check_output "still no openvswitch device" "" ip -o link show type openvswitch
+check_unload
