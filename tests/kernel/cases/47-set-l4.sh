@@ -64,12 +64,15 @@ ns6_neigh() {
 # udp_xfer V DST DPORT SPORT LADDR LPORT: ns1 sends /tmp/l4.src in one
 # datagram over IPvV from source port SPORT to DST:DPORT; a socket bound
 # to LADDR:LPORT in ns2 writes what it receives to /tmp/l4.dst.  Fails if
-# nothing arrives within 10 s.
+# nothing arrives within 60 s of the receiver's start.  10 s was too
+# little on a busy debug host: in one CI run ns2's tcpdump saw the
+# datagram arrive intact, but the receiving socat had already timed out
+# (two socats and the ss polls cost seconds each there).
 udp_xfer() {
 	local v=$1 dst=$2 dport=$3 sport=$4 laddr=$5 lport=$6 pid
 
 	rm -f /tmp/l4.dst
-	nsx 2 timeout 10 socat -u "UDP$v-RECVFROM:$lport,bind=$laddr" \
+	nsx 2 timeout 60 socat -u "UDP$v-RECVFROM:$lport,bind=$laddr" \
 		OPEN:/tmp/l4.dst,creat &
 	pid=$!
 	wait_for 50 eval "nsx 2 ss -lun | grep -q ':$lport '" &&
