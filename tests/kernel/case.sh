@@ -22,6 +22,7 @@ cleanup() {
 	if declare -F case_cleanup >/dev/null; then
 		case_cleanup >/dev/null 2>&1 || true
 	fi
+	tap_cleanup
 }
 trap 'cleanup; exit 124' TERM
 

@@ -10,6 +10,25 @@
 tap_n=0
 tap_failed=0
 
+# tap_errfile: make sure $tap_err, the file into which checks put their
+# command's stderr, exists.  One serves the script that sources this file
+# and every subshell of it (checks run in pipelines too): it is made here
+# and removed by tap_done or tap_cleanup.  (A mktemp and an rm for every
+# point were two processes more each, and the debug kernel charges a
+# process about a tenth of a second.)
+tap_errfile() {
+	[ -n "$tap_err" ] && [ -e "$tap_err" ] && return 0
+	tap_err=$(mktemp)
+}
+tap_err=
+tap_errfile
+
+# tap_cleanup: remove what the checks made.
+tap_cleanup() {
+	[ -z "$tap_err" ] || rm -f "$tap_err"
+	tap_err=
+}
+
 tap_ok() {
 	tap_n=$((tap_n + 1))
 	printf 'ok %d - %s\n' "$tap_n" "$1"
@@ -71,19 +90,18 @@ check_fails() {
 # EXPECTED.  Unlike check_eq with "$(CMD)", a failing CMD never reads as
 # empty output.
 check_output() {
-	local desc=$1 want=$2 out err rc=0
+	local desc=$1 want=$2 out rc=0
 	shift 2
 
-	err=$(mktemp)
-	out=$("$@" 2>"$err") || rc=$?
+	tap_errfile || { tap_not_ok "$desc"; return 1; }
+	out=$("$@" 2>"$tap_err") || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		tap_not_ok "$desc"
 		printf '#   exit %d from %s\n' "$rc" "$*"
-		sed 's/^/#   /' "$err"
-	else
-		check_eq "$desc" "$want" "$out"
+		sed 's/^/#   /' "$tap_err"
+		return 1
 	fi
-	rm -f "$err"
+	check_eq "$desc" "$want" "$out"
 }
 
 # check_absent DESCRIPTION ERE FILE: FILE (a capture, a log) exists and no
@@ -115,6 +133,7 @@ check_eq() {
 }
 
 tap_done() {
+	tap_cleanup
 	printf '1..%d\n' "$tap_n"
 	printf '# %d passed, %d failed\n' "$((tap_n - tap_failed))" "$tap_failed"
 	[ "$tap_failed" -eq 0 ] && [ "$tap_n" -gt 0 ]

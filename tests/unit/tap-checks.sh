@@ -58,6 +58,11 @@ expect ok "check_eq passes equal values" check_eq d x x
 expect "not ok" "check_eq fails different values" check_eq d x y
 check_eq "check returns the command's verdict" "0 1" \
 	"$( (check d true >/dev/null; a=$?; check d false >/dev/null; echo "$a $?") )"
+check_eq "checks share one stderr file, which tap_cleanup removes" "same gone" \
+	"$( (f=$tap_err; check_output d x echo x >/dev/null
+		check_output d "" fails_loudly >/dev/null
+		[ "$tap_err" = "$f" ] && [ -e "$f" ] && printf same
+		tap_cleanup; [ -e "$f" ] || printf ' gone') )"
 check_eq "tap_done fails when nothing was checked" 1 \
 	"$( (tap_n=0 tap_failed=0; tap_done >/dev/null; echo $?) )"
 
