@@ -94,16 +94,13 @@ flow_field() {
 # its own, so that a failing ovs-dpctl fails the case instead of reading
 # as a datapath without flows.
 take_dump() {
-	local err
-
-	err=$(mktemp)
-	if dump=$(ovs-dpctl dump-flows "$1" 2>"$err"); then
+	tap_errfile || { tap_not_ok "dump-flows $1"; return 1; }
+	if dump=$(ovs-dpctl dump-flows "$1" 2>"$tap_err"); then
 		tap_ok "dump-flows $1"
 	else
 		tap_not_ok "dump-flows $1"
-		sed 's/^/#   /' "$err"
+		sed 's/^/#   /' "$tap_err"
 	fi
-	rm -f "$err"
 }
 
 # dump_field DUMP MATCH FIELD: the same from a dump-flows output already
@@ -119,15 +116,37 @@ positive() { [ -n "$1" ] && [ "$1" -gt 0 ]; }
 # no_port DP NAME: DP has no port named NAME.
 no_port() { [ -z "$(port_no "$1" "$2")" ]; }
 
-# add_flows DP MATCH ACTIONS [MATCH ACTIONS...]: add every flow or fail.
+# put_flows DP: put the flows of stdin's "MATCH ACTIONS" lines into DP, in
+# order, with one ovs-dpctl (each run costs a second on the debug kernel).
+# Prints ovs-dpctl's own messages but its INFO lines (which features the
+# module lacks): one "ovs-dpctl: ..." line for each put that failed, and
+# dpif's WARN line about it.  add-flows goes on past a failed put and
+# exits 0 all the same, so those lines are the only report of a failure.
+# A run that fails outright (no such datapath) says so too.
+put_flows() {
+	local rc
+
+	ovs-dpctl add-flows "$1" - 2>&1 >/dev/null | grep -v '|INFO|'
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -eq 0 ] || echo "ovs-dpctl add-flows $1 exited with $rc"
+	return "$rc"
+}
+
+# add_flows DP MATCH ACTIONS [MATCH ACTIONS...]: add every flow or fail,
+# printing why.
 add_flows() {
-	local dp=$1
+	local dp=$1 lines='' errors
 	shift
 
 	while [ $# -ge 2 ]; do
-		ovs-dpctl add-flow "$dp" "$1" "$2" || return 1
+		case "$1$2" in
+		*[[:space:]]*) echo "add_flows: a blank in '$1 $2'"; return 1 ;;
+		esac
+		lines+="$1 $2"$'\n'
 		shift 2
 	done
+	errors=$(printf '%s' "$lines" | put_flows "$dp")
+	[ -z "$errors" ] || { printf '%s\n' "$errors"; return 1; }
 }
 
 # has_neigh N IP MAC: nsN resolved IP to MAC.
