@@ -23,8 +23,8 @@
 # module out of updates/ and `modprobe openvswitch` resolves to the
 # in-tree module again, as every other case expects.
 #
-# The compile dominates: dkms build took 372 to 475 s under TCG with
-# three other test VMs on the build machine's two cores (README,
+# The compile dominates: dkms build took 234 to 475 s under TCG with
+# other test VMs on the build machine's two cores (README,
 # "Budget"); hence the limit.
 
 # shellcheck source=../topo.sh
