@@ -5,14 +5,20 @@
 # (host or debug, see kernel/build-kernel.sh) and print the directory that
 # holds it:
 #   rootfs.img   raw ext4 root filesystem (Debian bookworm, systemd, Open
-#                vSwitch, libvirt, qemu, cloud-init), with the kernel's
-#                modules depmod'ed under /lib/modules/RELEASE
+#                vSwitch, libvirt, qemu, cloud-init, dkms), with the
+#                kernel's modules depmod'ed under /lib/modules/RELEASE and
+#                its build tree for out-of-tree modules (pruned, see
+#                kbuild_tree) in /usr/src/linux-headers-RELEASE, linked
+#                from /lib/modules/RELEASE/build as a headers package links
+#                it
 #   bzImage      the kernel
 #   release      the kernel release string
 # Two stages, each cached under $ROAM_CACHE/image by content hash:
 #   base-HASH.tar      mmdebstrap of images/host/packages with the overlay
 #                      and setup.sh applied (machine's own apt sources);
-#   FLAVOUR-HASH/      the tarball plus that kernel's modules, as ext4.
+#   FLAVOUR-HASH/      the tarball plus that kernel's modules and build
+#                      tree, as ext4 (HASH covers this script, the base
+#                      and the kernel's own key).
 # "build-host.sh base" builds only the tarball and prints its path.
 # Needs root (mmdebstrap, file ownership in the image); uses no loop mounts.
 set -euo pipefail
@@ -93,6 +99,41 @@ if [ "$flavour" = base ]; then
 	exit 0
 fi
 
+# kbuild_tree BUILD DEST: what an out-of-tree module build (make -C DEST
+# M=DIR, as dkms runs it) needs of the kernel built in BUILD (an O= tree
+# whose source link is the kernel source), in one directory.  Pruned the
+# way the kernel's own linux-headers package is (6.1's
+# scripts/package/builddeb, deploy_kernel_headers): from the source, the
+# top and arch Makefiles, include/, scripts/ and the arch's include and
+# scripts directories; from the build, .config, Module.symvers, the
+# generated headers, include/config and the scripts' programs, objtool;
+# no object file and no .cmd file.
+kbuild_tree() {
+	local build=$1 dest=$2 src
+
+	src=$(readlink -f "$build/source")
+	if [ ! -s "$build/.config" ] || [ ! -s "$build/Module.symvers" ]; then
+		die "$build has no .config or Module.symvers: not a built kernel tree"
+	fi
+	mkdir -p "$dest"
+	(
+		cd "$src"
+		find . arch/x86 -maxdepth 1 -name 'Makefile*'
+		find include scripts -type f -o -type l
+		find arch/x86 -name Kbuild.platforms -o -name Platform
+		find arch/x86 -type f \( -path '*/include/*' -o -path '*/scripts/*' \)
+	) | tar -C "$src" -cf - -T - | tar -C "$dest" -xf -
+	(
+		cd "$build"
+		if grep -qx CONFIG_OBJTOOL=y .config; then
+			echo tools/objtool/objtool
+		fi
+		find arch/x86/include Module.symvers include scripts -type f \
+			! -name '*.o' ! -name '.*.cmd'
+	) | tar -C "$build" -cf - -T - | tar -C "$dest" -xf -
+	cp "$build/.config" "$dest/.config"
+}
+
 # Stage b: the per-flavour ext4 image.
 kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
 release=$(cat "$kdir/release")
@@ -114,8 +155,11 @@ step "making the $flavour host image ($out)"
 tar -C "$out/root" --numeric-owner --xattrs --xattrs-include='*' -xpf "$base"
 mkdir -p "$out/root/lib/modules"
 cp -a "$kdir/modules/lib/modules/$release" "$out/root/lib/modules/"
-# the links into the kernel's build tree mean nothing inside the host
+# The links into the kernel's build tree mean nothing inside the host: the
+# build link points at the pruned tree instead, for dkms.
 rm -f "$out/root/lib/modules/$release/build" "$out/root/lib/modules/$release/source"
+kbuild_tree "$kdir/build" "$out/root/usr/src/linux-headers-$release"
+ln -s "/usr/src/linux-headers-$release" "$out/root/lib/modules/$release/build"
 
 depmod -b "$out/root" "$release"
 

@@ -9,7 +9,11 @@
 # directory's harness (run.sh, cases.sh, case.sh, lib.sh, netns.sh), the
 # suite's cases and files (tests/SUITE, default kernel: cases/ and what
 # they use), the shared test libraries (tests/lib), our module built for
-# the chosen kernel, and the helper tools meson built.
+# the chosen kernel, and the helper tools meson built.  The ovs suite also
+# gets what `meson install` lays out for DKMS, staged with --destdir from
+# a build directory of its own (dkms/root: /usr/src/roamswitch-VERSION)
+# and the install script meson would run after it (dkms/dkms-add.sh), for
+# its operator's-install case.
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -30,7 +34,7 @@ done
 [ -d "$ROAM_TOP/tests/$suite/cases" ] ||
 	die "no suite '$suite' (tests/$suite/cases does not exist)"
 job=$(mktemp -d "${TMPDIR:-/tmp}/roam-$suite-job.XXXXXX")
-trap 'rm -rf "$job"' EXIT
+trap 'rm -rf "$job" "$job.meson"' EXIT
 # The harness, then the suite's own files and cases in place of the kernel
 # suite's.
 cp -a "$ROAM_TOP/tests/kernel/." "$job/"
@@ -47,6 +51,19 @@ if [ "$suite" = kernel ]; then
 	kdir=$("$ROAM_TOP/kernel/build-kernel.sh" "$flavour")
 	cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
 		"$job/selftest"
+fi
+if [ "$suite" = ovs ]; then
+	# meson install's own rules, never against this machine: DESTDIR is
+	# set, so its install script registers nothing.
+	mkdir -p "$job/dkms"
+	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled \
+		-Dqemu_tests=disabled "$job.meson" "$ROAM_TOP" &&
+		meson install -C "$job.meson" --no-rebuild \
+			--destdir "$job/dkms/root"; } >"$job/dkms/meson.log" 2>&1; then
+		tail -n 20 "$job/dkms/meson.log" >&2
+		die "meson install --destdir failed"
+	fi
+	cp "$ROAM_TOP/kernel/dkms-add.sh" "$job/dkms/"
 fi
 for tool in ${tools[@]+"${tools[@]}"}; do
 	cp "$tool" "$job/bin/"

@@ -8,7 +8,10 @@
 #   - each script works on the empty cache and yields what it promises;
 #   - a second run rebuilds nothing;
 #   - a rebuild prunes the superseded builds of its kind and keeps its own;
-#   - locks live under $ROAM_CACHE/.lock.
+#   - locks live under $ROAM_CACHE/.lock;
+#   - the host image gets the kernel's build tree pruned for dkms
+#     (images/build-host.sh kbuild_tree): what an out-of-tree build needs,
+#     no object file.
 # What it does not check is the builders themselves: that is the documented
 # full run, ROAM_CACHE=$(mktemp -d) ./roam test (README, "Budget").
 # The stubs' bodies are code for later, not for this shell to expand.
@@ -38,13 +41,19 @@ stub dpkg-query 'case "$*" in
 *Version*) echo 6.1.stub-1 ;;
 *) for a; do [ "${a#-}" = "$a" ] && printf "%s\tstub\n" "$a"; done ;;
 esac'
-# The kernel source: a tree with only a merge_config.sh that writes the
-# fragments into .config the way olddefconfig would keep them.
+# The kernel source: a tree with a merge_config.sh that writes the
+# fragments into .config the way olddefconfig would keep them, and a
+# header, Makefiles and a driver's source for the image's build tree.
 stub tar 'case "$*" in
 *linux-source-6.1.tar.xz*)
 	while [ $# -gt 0 ]; do [ "$1" = -C ] && dir=$2; shift; done
-	mkdir -p "$dir/scripts/kconfig" "$dir/kernel/configs"
+	mkdir -p "$dir/scripts/kconfig" "$dir/kernel/configs" "$dir/include/linux" \
+		"$dir/arch/x86/include/asm" "$dir/drivers/net"
 	: >"$dir/kernel/configs/kvm_guest.config"
+	for f in Makefile arch/x86/Makefile include/linux/skbuff.h \
+		arch/x86/include/asm/page.h scripts/Makefile.build drivers/net/tun.c; do
+		echo "$f" >"$dir/$f"
+	done
 	cat >"$dir/scripts/kconfig/merge_config.sh" <<"EOT"
 #!/bin/bash
 while [ "$1" != -O ]; do shift; done
@@ -65,17 +74,38 @@ for a; do [ "$prev" = -C ] && src=$a; prev=$a; done
 for a; do
 	case "$a" in
 	tinyconfig) mkdir -p "$o"; : >"$o/.config"; ln -sfn "$src" "$o/source" ;;
-	bzImage) mkdir -p "$o/arch/x86/boot"; echo kernel >"$o/arch/x86/boot/bzImage" ;;
+	bzImage)
+		mkdir -p "$o/arch/x86/boot" "$o/include/generated" \
+			"$o/arch/x86/include/generated/asm" "$o/scripts/basic" "$o/net/core"
+		echo kernel >"$o/arch/x86/boot/bzImage"
+		echo symvers >"$o/Module.symvers"
+		for f in include/generated/autoconf.h arch/x86/include/generated/asm/unistd_64.h \
+			scripts/basic/fixdep scripts/basic/fixdep.o scripts/basic/.fixdep.cmd \
+			net/core/dev.o; do
+			echo "$f" >"$o/$f"
+		done ;;
 	modules) [ -z "$m" ] || echo module >"$m/openvswitch.ko" ;;
 	clean) [ -z "$m" ] || rm -f "$m/openvswitch.ko" ;;
-	modules_install) mkdir -p "$path/lib/modules/6.1.0-stub/kernel" ;;
+	modules_install)
+		mkdir -p "$path/lib/modules/6.1.0-stub/kernel"
+		ln -sfn "$o" "$path/lib/modules/6.1.0-stub/build"
+		ln -sfn "$src" "$path/lib/modules/6.1.0-stub/source" ;;
 	kernelrelease) echo 6.1.0-stub ;;
 	esac
 done'
 stub mmdebstrap 'for a; do case "$a" in *.tar.tmp) out=$a ;; esac; done
 mkdir -p "$STUB_LOG.root/etc"; echo roam >"$STUB_LOG.root/etc/hostname"
 /bin/tar -C "$STUB_LOG.root" -cf "$out" .'
-stub mke2fs 'for a; do case "$a" in *.img) : >"$a" ;; esac; done'
+# mke2fs: an empty image, and beside it IMAGE.list, what -d DIR held
+# ("PATH LINK-TARGET" a line).
+stub mke2fs 'prev=
+for a; do
+	case "$a" in *.img) img=$a ;; esac
+	[ "$prev" != -d ] || dir=$a
+	prev=$a
+done
+: >"$img"
+(cd "$dir" && find . -printf "%p %l\n" | LC_ALL=C sort) >"$img.list"'
 stub depmod ':'
 stub gcc 'while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done'
 stub strip ':'
@@ -113,6 +143,28 @@ check "the host image has rootfs.img, bzImage and release" \
 	test -e "$ih/rootfs.img" -a -s "$ih/bzImage" -a -s "$ih/release"
 check "the debug image too" test -e "$id/rootfs.img" -a -s "$id/bzImage"
 check "the module was built" test -s "$mh"
+# in_image PATTERN...: each ERE matches a line of the host image's list.
+in_image() {
+	local ere rc=0
+
+	for ere; do
+		grep -qE "^\./$ere\$" "$ih/rootfs.img.list" || { echo "no $ere"; rc=1; }
+	done
+	return "$rc"
+}
+tree=usr/src/linux-headers-6.1.0-stub
+check "the host image links /lib/modules/REL/build to the kernel's build tree" \
+	in_image "lib/modules/6.1.0-stub/build /$tree"
+check "which holds .config, Module.symvers, generated headers and the scripts' programs" \
+	in_image "$tree/\.config " "$tree/Module.symvers " \
+	"$tree/include/generated/autoconf.h " \
+	"$tree/arch/x86/include/generated/asm/unistd_64.h " "$tree/scripts/basic/fixdep "
+check "and the source's headers and Makefiles" \
+	in_image "$tree/Makefile " "$tree/arch/x86/Makefile " \
+	"$tree/include/linux/skbuff.h " "$tree/arch/x86/include/asm/page.h " \
+	"$tree/scripts/Makefile.build "
+check_absent "but no object file, .cmd file, other source or source link" \
+	'\.o |\.cmd |\.c |/source ' "$ih/rootfs.img.list"
 # A lint build cleans and rebuilds: never in the directory a test copies
 # its module from (tests and lint run side by side).
 mc=$("$top/kernel/build-module.sh" host W=1 2>/dev/null)
