@@ -26,7 +26,10 @@ out=$ROAM_CACHE/module/$(basename "$kdir")
 cache_lock "module-$(basename "$out")"
 
 mkdir -p "$out"
-rsync -a --delete --checksum \
+# A changed source lands with the time of the copy, not its own: a source
+# from another checkout may be older than the object built from this one,
+# and make would then keep the stale object.
+rsync -a --no-times --delete --checksum \
 	--include='*.c' --include='*.h' --include='Kbuild' --exclude='*' \
 	"$ROAM_TOP/kernel/" "$out/"
 [ $# -eq 0 ] || make -s -C "$src" O="$kdir/build" M="$out" clean >&2

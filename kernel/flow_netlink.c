@@ -192,12 +192,17 @@ static int key_tag(struct attrs *s, struct rsw_vlan_tag *tag, bool log)
 
 /*
  * One tag level of a mask, for a key that has a tag there: the TPID must
- * be matched exactly and the TCI mask must include the present bit.
+ * be matched exactly and the TCI mask must include the present bit.  A
+ * TCI mask left all zero matches the tag's presence only: Open vSwitch
+ * 3.1 sends one for a megaflow that does not depend on the VID or PCP
+ * (vlan-limit 0, an 802.1ad tag).  The in-tree module takes the TCI of
+ * the key's last tag as the mask there, left over from parsing the key;
+ * masking less is what userspace asked for.
  */
 static int mask_tag(struct attrs *s, const struct rsw_vlan_tag *key_tag,
 		    struct rsw_vlan_tag *tag, bool log)
 {
-	__be16 tpid = 0, tci = 0;
+	__be16 tpid = 0, tci;
 	int err;
 
 	if (!attr_given(s, OVS_KEY_ATTR_ENCAP))
@@ -206,9 +211,11 @@ static int mask_tag(struct attrs *s, const struct rsw_vlan_tag *key_tag,
 		return rsw_refuse(log, -EINVAL,
 				  "key: VLAN mask for an untagged key");
 
-	if (s->a[OVS_KEY_ATTR_VLAN])
+	if (attr_given(s, OVS_KEY_ATTR_VLAN))
 		tci = attr_be16(s, OVS_KEY_ATTR_VLAN);
-	if (s->a[OVS_KEY_ATTR_ETHERTYPE])
+	else
+		tci = htons(VLAN_CFI_MASK);
+	if (attr_given(s, OVS_KEY_ATTR_ETHERTYPE))
 		tpid = attr_be16(s, OVS_KEY_ATTR_ETHERTYPE);
 	if (tpid != htons(0xffff))
 		return rsw_refuse(log, -EINVAL,
