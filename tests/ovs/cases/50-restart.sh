@@ -141,20 +141,21 @@ check "ping ns3 -> ns1 through p3" nsx 3 "${PING[@]}" 198.51.100.1
 # Once on the debug kernel, with the build machine's cores crowded, the
 # first ping's flows were not in the dump that followed (2026-12-04):
 # ping again, up to four more times, and say how many it took.
-tries=0
+p3_dumps=0
 names_p3() {
-	tries=$((tries + 1))
+	p3_dumps=$((p3_dumps + 1))
 	[ -n "$(stale "$p3")" ] && return 0
 	nsx 3 "${PING[@]}" 198.51.100.1 >/dev/null
 	return 1
 }
-# Not through check, whose subshell would keep the count.
+# Not through check, whose subshell would keep the count (and wait_for
+# has a local "tries" of its own).
 if wait_for 5 names_p3; then
 	tap_ok "the datapath holds flows naming p3 (port $p3)"
 else
 	tap_not_ok "the datapath holds flows naming p3 (port $p3)"
 fi
-tap_diag "[$ROAM_DATAPATH] dumps until flows naming p3 were there: $tries"
+tap_diag "[$ROAM_DATAPATH] dumps until flows naming p3 were there: $p3_dumps"
 
 pid=$(cat "$OVS_RUNDIR/ovs-vswitchd.pid" 2>/dev/null)
 t3=$(now)
