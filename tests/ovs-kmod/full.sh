@@ -7,7 +7,8 @@
 # table of both passes, written to tests/ovs-kmod/results.md (or
 # $OVS_KMOD_RESULTS) for committing.  Prints launch.sh's TAP stream and
 # exits with its status; the table is written from the stream's
-# "# kmod-result" comments, also when some tests failed.
+# "# kmod-result" comments, also when some tests failed.  OVS_KMOD_TESTS=
+# FIRST-LAST runs only those tests (default all).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -19,7 +20,7 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$(date +%s)
 rc=0
 "$top/tests/kernel/launch.sh" --suite ovs-kmod --pass in-tree --pass ours \
-	--env OVS_KMOD_TESTS=all "$@" | tee "$out" || rc=$?
+	--env OVS_KMOD_TESTS="${OVS_KMOD_TESTS:-all}" "$@" | tee "$out" || rc=$?
 secs=$(($(date +%s) - t0))
 
 source_version=$(sed -n 's/.*built from openvswitch-source \([^ ,]*\).*/\1/p' "$out" | head -n 1)
@@ -28,7 +29,7 @@ source_version=$(sed -n 's/.*built from openvswitch-source \([^ ,]*\).*/\1/p' "$
 		# Open vSwitch's kernel testsuite on both modules
 
 		Written by \`tests/ovs-kmod/full.sh\` (\`./roam test ovs-full\`): every
-		test of \`tests/system-kmod-testsuite\` from Debian's openvswitch-source
+		test (\`OVS_KMOD_TESTS=${OVS_KMOD_TESTS:-all}\`) of \`tests/system-kmod-testsuite\` from Debian's openvswitch-source
 		${source_version:-(version not seen)}, on the host kernel, the in-tree
 		module's pass then ours, in one boot.  Started $started, took ${secs} s,
 		launch.sh exited $rc.  \`pass\`, \`FAIL (where)\`, \`skip (where)\` as

@@ -15,8 +15,9 @@
 #   - on the ours pass a test must do what it did on the in-tree pass of
 #     this boot, unless ../expect lists the difference (then it is a skip,
 #     with why); an expect line that no longer holds fails its test's point.
-# Which tests: $OVS_KMOD_TESTS ("all", or a file of titles; default ../subset,
-# the CI subset), given by launch.sh --env.  They run in one testsuite run
+# Which tests: $OVS_KMOD_TESTS ("all", a range "FIRST-LAST" of the
+# testsuite's numbers, or a file of titles; default ../subset, the CI
+# subset), given by launch.sh --env.  They run in one testsuite run
 # (kmod_run), each under a limit of $OVS_KMOD_LIMIT seconds (default 300,
 # four times that on the debug kernel).  The testsuite run is a copy of
 # the testsuite that allows the daemons' start-up lines of
@@ -57,9 +58,14 @@ done
 # The selection, by title: numbers are the testsuite's, titles are what
 # ../subset and ../expect name.
 selected=()
-if [ "${OVS_KMOD_TESTS:-}" = all ]; then
+if [ "${OVS_KMOD_TESTS:-}" = all ] || [[ ${OVS_KMOD_TESTS:-} =~ ^[0-9]+-[0-9]+$ ]]; then
+	first=1 last=999999
+	if [ "$OVS_KMOD_TESTS" != all ]; then
+		first=${OVS_KMOD_TESTS%-*} last=${OVS_KMOD_TESTS#*-}
+	fi
 	for line in "${all[@]}"; do
-		selected+=("${line%%;*}")
+		n=${line%%;*}
+		[ "$n" -lt "$first" ] || [ "$n" -gt "$last" ] || selected+=("$n")
 	done
 else
 	list=${OVS_KMOD_TESTS:-subset}
