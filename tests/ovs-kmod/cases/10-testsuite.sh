@@ -21,8 +21,9 @@
 # (kmod_run), each under a limit of $OVS_KMOD_LIMIT seconds (default 300,
 # four times that on the debug kernel).  The testsuite run is a copy of
 # the testsuite that allows the daemons' start-up lines of
-# ../allow-start, on both modules (see there why), and its waits last
-# up to 120 s, not 30 s (kmod.sh, KMOD_CTL_TIMEOUT).  Every result is also a
+# ../allow-start, on both modules (see there why), its waits last up to
+# 120 s, not 30 s (kmod.sh, KMOD_CTL_TIMEOUT), and its utilities keep
+# TCG's poll-interval warnings off their stderr (kmod.sh, KMOD_QUIET).  Every result is also a
 # "# kmod-result PASS NN OUTCOME SECONDS TITLE" comment, from which
 # tests/ovs-kmod/full.sh writes the results table.
 
@@ -43,8 +44,10 @@ check "its ovs-vswitchd is 3.1 and runs here" \
 check "modprobe finds the $pass module (updates/ set, depmod)" kmod_modprobe_set "$pass"
 check "modprobe openvswitch loads the $pass module, as the testsuite's macros do" \
 	kmod_modprobe_proves "$pass"
-check "the testsuite's workspace is ready: atconfig with absolute paths, and the testsuite allowing allow-start's lines at every ovs-vswitchd start" \
+check "the testsuite's workspace is ready: atconfig with absolute paths, the testsuite allowing allow-start's lines at every daemon start, the utilities' timeval console off" \
 	kmod_workspace
+check "the utilities run through their wrappers and answer" \
+	"$KMOD_WORK/bin/ovs-vsctl" --version
 
 kmod_list >"$STATE/list"
 mapfile -t all <"$STATE/list"
