@@ -67,11 +67,12 @@ kmod_modprobe_proves() {
 }
 
 # The utilities the tests run, each through a wrapper in $KMOD_WORK/bin
-# (first in the testsuite's path) that adds -vtimeval:console:off: a
-# utility whose poll loop took over a second under TCG says so on stderr
-# ("timeval|WARN|Unreasonably long ...ms poll interval", with its rusage
-# lines), and a test fails on any stderr it did not expect.  Only the
-# utility's own timeval messages on its own console are silenced.
+# (first in the testsuite's path) that adds -vtimeval:console:off
+# -vcoverage:console:off: a utility whose poll loop took over a second
+# under TCG says so on stderr ("timeval|WARN|Unreasonably long ...ms poll
+# interval", with its rusage lines and a coverage dump at INFO), and a
+# test fails on any stderr it did not expect.  Only the utility's own
+# timeval and coverage messages on its own console are silenced.
 KMOD_QUIET=(utilities/ovs-vsctl utilities/ovs-ofctl utilities/ovs-dpctl
 	utilities/ovs-appctl ovsdb/ovsdb-client)
 
@@ -85,7 +86,7 @@ kmod_workspace() {
 	kmod_allow_start || return 1
 	for u in "${KMOD_QUIET[@]}"; do
 		[ -x "$KMOD_TREE/$u" ] || { echo "no $KMOD_TREE/$u"; return 1; }
-		printf '#!/bin/sh\nexec %s -vtimeval:console:off "$@"\n' \
+		printf '#!/bin/sh\nexec %s -vtimeval:console:off -vcoverage:console:off "$@"\n' \
 			"$KMOD_TREE/$u" >"$KMOD_WORK/bin/${u##*/}" &&
 			chmod +x "$KMOD_WORK/bin/${u##*/}" || return 1
 	done

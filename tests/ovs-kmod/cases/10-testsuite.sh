@@ -44,7 +44,7 @@ check "its ovs-vswitchd is 3.1 and runs here" \
 check "modprobe finds the $pass module (updates/ set, depmod)" kmod_modprobe_set "$pass"
 check "modprobe openvswitch loads the $pass module, as the testsuite's macros do" \
 	kmod_modprobe_proves "$pass"
-check "the testsuite's workspace is ready: atconfig with absolute paths, the testsuite allowing allow-start's lines at every daemon start, the utilities' timeval console off" \
+check "the testsuite's workspace is ready: atconfig with absolute paths, the testsuite allowing allow-start's lines at every daemon start, the utilities' timeval and coverage console off" \
 	kmod_workspace
 check "the utilities run through their wrappers and answer" \
 	"$KMOD_WORK/bin/ovs-vsctl" --version
