@@ -144,3 +144,24 @@ sweep_stale_runs() {
 		rm -rf "$dir"
 	done
 }
+
+# mmdebstrap_apt_args: the machine's own apt sources and settings for
+# mmdebstrap, so that no mirror name lives in this repository: sets
+# ROAM_APT_SOURCES (source files, passed as mmdebstrap's mirrors) and
+# ROAM_APT_OPTS (--aptopt=... for a proxy, or for accepting a snapshot
+# mirror's expired Release files).
+mmdebstrap_apt_args() {
+	local f opt val
+
+	ROAM_APT_SOURCES=() ROAM_APT_OPTS=()
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources; do
+		[ ! -s "$f" ] || ROAM_APT_SOURCES+=("$f")
+	done
+	[ ${#ROAM_APT_SOURCES[@]} -gt 0 ] || die "no apt sources configured on this machine"
+	for opt in Acquire::Check-Valid-Until Acquire::http::Proxy \
+		Acquire::https::Proxy; do
+		val=$(apt-config dump "$opt" | sed -n "s/^$opt \"\(.*\)\";\$/\1/p")
+		[ -z "$val" ] || ROAM_APT_OPTS+=("--aptopt=$opt \"$val\"")
+	done
+}

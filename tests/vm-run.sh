@@ -17,6 +17,10 @@
 #   --guest                 also build the nested test guest
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
+#   --share TAG=DIR         give the hosts DIR read-only, as the 9p mount
+#                           tag TAG, without copying it (a prebuilt tree
+#                           from the cache); a script mounts it with
+#                           roam_mount_share TAG MOUNTPOINT; repeatable
 #
 # SCRIPT is a file, a directory or a tarball (.tar, .tar.gz, .tgz,
 # .tar.xz).  For a directory or tarball the first ARG names the program in
@@ -66,7 +70,7 @@ usage() {
 }
 
 args_given=("$@")
-hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0
+hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0 shares=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--hosts | --datapath | --boot | --timeout)
@@ -86,6 +90,22 @@ while [ $# -gt 0 ]; do
 	--guest)
 		guest=1
 		shift
+		continue
+		;;
+	--share | --share=*)
+		if [ "$1" = --share ]; then
+			[ $# -ge 2 ] || die "option --share needs a value"
+			val=$2
+			shift 2
+		else
+			val=${1#--share=}
+			shift
+		fi
+		[[ $val =~ ^[a-z][a-z0-9-]{0,30}=/ ]] ||
+			die "bad --share '$val' (want TAG=/ABSOLUTE/DIR)"
+		[ "${val%%=*}" != roam ] || die "--share: the tag roam is the harness's"
+		[ -d "${val#*=}" ] || die "--share: no directory ${val#*=}"
+		shares+=("$val")
 		continue
 		;;
 	-h | --help)
@@ -290,6 +310,10 @@ start_host() {
 		-device "virtconsole,chardev=out"
 		-fsdev "local,id=roam,path=$share,security_model=none"
 		-device "virtio-9p-pci,fsdev=roam,mount_tag=roam")
+	for sh in ${shares[@]+"${shares[@]}"}; do
+		args+=(-fsdev "local,id=${sh%%=*},path=${sh#*=},security_model=none,readonly=on"
+			-device "virtio-9p-pci,fsdev=${sh%%=*},mount_tag=${sh%%=*}")
+	done
 	if [ "$boot" = full ]; then
 		make_seed "$i"
 		args+=(-drive "file=$run/seed$i.img,format=raw,if=virtio,readonly=on")

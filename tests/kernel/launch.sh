@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# launch.sh [--suite kernel|ovs] [--pass ours|in-tree]... [--tool FILE]...
-#           [vm-run OPTIONS...] [-- CASE...]: run a suite in one test host.
+# launch.sh [--suite kernel|ovs|ovs-kmod] [--pass ours|in-tree]...
+#           [--tool FILE]... [--env KEY=VALUE]... [vm-run OPTIONS...]
+#           [-- CASE...]: run a suite in one test host.
 # Each --pass runs the suite against that datapath, in order, in the same
 # boot (see run.sh); without one, the single pass is vm-run's --datapath.
 # Assembles the job the host runs and hands it to tests/vm-run.sh: this
 # directory's harness (run.sh, cases.sh, case.sh, lib.sh, netns.sh), the
 # suite's cases and files (tests/SUITE, default kernel: cases/ and what
 # they use), the shared test libraries (tests/lib), our module built for
-# the chosen kernel, and the helper tools meson built.  The ovs suite also
+# the chosen kernel, and the helper tools meson built.  Each --env is
+# exported to the suite's cases (the job's env.sh).  The ovs suite also
 # gets what `meson install` lays out for DKMS, staged with --destdir from
 # a build directory of its own (dkms/root: /usr/src/roamswitch-VERSION)
 # and the install script meson would run after it (dkms/dkms-add.sh), for
-# its operator's-install case.
+# its operator's-install case.  The ovs-kmod suite gets Open vSwitch's
+# kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
+# --share ovs-kmod=TREE, not copied into the job.
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 vm_args=() cases=() tools=() flavour=host passes=() run_args=() suite=kernel
+envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--) shift; cases=("$@"); break ;;
@@ -26,6 +31,10 @@ while [ $# -gt 0 ]; do
 	--pass) passes+=("$2"); run_args+=(--pass "$2"); shift ;;
 	--debug-kernel) flavour=debug; vm_args+=("$1") ;;
 	--tool) tools+=("$2"); shift ;;
+	--env)
+		[[ ${2:-} =~ ^[A-Z][A-Z0-9_]*= ]] || die "bad --env '${2:-}' (want KEY=VALUE)"
+		envs+=("$2"); shift ;;
+	--share) vm_args+=("$1" "$2"); shift ;;
 	*) vm_args+=("$1") ;;
 	esac
 	shift
@@ -65,9 +74,16 @@ if [ "$suite" = ovs ]; then
 	fi
 	cp "$ROAM_TOP/kernel/dkms-add.sh" "$job/dkms/"
 fi
+if [ "$suite" = ovs-kmod ]; then
+	testsuite=$("$ROAM_TOP/images/build-ovs-testsuite.sh")
+	vm_args+=(--share "ovs-kmod=$testsuite/tree")
+fi
 for tool in ${tools[@]+"${tools[@]}"}; do
 	cp "$tool" "$job/bin/"
 done
+for env in ${envs[@]+"${envs[@]}"}; do
+	printf 'export %s=%q\n' "${env%%=*}" "${env#*=}"
+done >"$job/env.sh"
 
 # The harness loads the first pass's datapath before the job starts.
 if [ ${#passes[@]} -gt 0 ]; then

@@ -29,6 +29,11 @@ cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 # shellcheck source=cases.sh
 . ./cases.sh
+# What launch.sh --env gave the cases.
+if [ -s env.sh ]; then
+	# shellcheck source=/dev/null
+	. ./env.sh
+fi
 
 passes=() cases=() suite=kernel
 while [ $# -gt 0 ]; do

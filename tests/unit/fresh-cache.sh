@@ -93,9 +93,26 @@ for a; do
 	kernelrelease) echo 6.1.0-stub ;;
 	esac
 done'
-stub mmdebstrap 'for a; do case "$a" in *.tar.tmp) out=$a ;; esac; done
+# A base tarball, or for build-ovs-testsuite.sh (a null chroot) the tree
+# its sync-out hook copies out.
+stub mmdebstrap 'out= tree=
+for a; do
+	case "$a" in
+	*.tar.tmp) out=$a ;;
+	"--customize-hook=sync-out "*) tree=${a##* } ;;
+	esac
+done
+if [ -n "$tree" ]; then
+	mkdir -p "$tree/tests"
+	printf "#!/bin/sh\n" >"$tree/tests/system-kmod-testsuite"
+	chmod +x "$tree/tests/system-kmod-testsuite"
+	echo "$STUB_OVS_VERSION" >"$tree/roam-source-version"
+	exit 0
+fi
 mkdir -p "$STUB_LOG.root/etc"; echo roam >"$STUB_LOG.root/etc/hostname"
 /bin/tar -C "$STUB_LOG.root" -cf "$out" .'
+export STUB_OVS_VERSION=3.1.0-2+stub1
+stub apt-cache 'echo "Package: openvswitch-source"; echo "Version: $STUB_OVS_VERSION"'
 # mke2fs: an empty image, and beside it IMAGE.list, what -d DIR held
 # ("PATH LINK-TARGET" a line).
 stub mke2fs 'prev=
@@ -111,13 +128,14 @@ stub gcc 'while [ $# -gt 0 ]; do [ "$1" = -o ] && : >"$2"; shift; done'
 stub strip ':'
 export PATH=$stubs:$PATH
 
-# calls NAME: how many times the stub NAME ran.
-calls() { grep -c "^$1 " "$STUB_LOG"; }
+# calls NAME [ERE]: how many times the stub NAME ran (with ERE in its
+# arguments).
+calls() { grep -c -E "^$1 .*${2:-}" "$STUB_LOG"; }
 # builds: the kernel compilations (make ... bzImage ...) so far.
 builds() { grep -c '^make .* bzImage' "$STUB_LOG"; }
 
 # build_everything DESCRIPTION: what ./roam build runs, as one test point;
-# the outputs' paths go to $kh, $kd, $ih, $id, $mh and $g.
+# the outputs' paths go to $kh, $kd, $ih, $id, $mh, $g and $ts.
 build_everything() {
 	local log=$scratch/build.log
 
@@ -126,7 +144,8 @@ build_everything() {
 		ih=$("$top/images/build-host.sh" host 2>>"$log") &&
 		id=$("$top/images/build-host.sh" debug 2>>"$log") &&
 		mh=$("$top/kernel/build-module.sh" host 2>>"$log") &&
-		g=$("$top/images/build-guest.sh" 2>>"$log"); then
+		g=$("$top/images/build-guest.sh" 2>>"$log") &&
+		ts=$("$top/images/build-ovs-testsuite.sh" 2>>"$log"); then
 		tap_ok "$1"
 	else
 		tap_not_ok "$1"
@@ -172,25 +191,31 @@ check "a checking build (W=1) builds a module of its own" \
 	test -s "$mc" -a "$mc" != "$mh"
 check "the guest has bzImage, initramfs and roam-traffic" \
 	test -s "$g/bzImage" -a -s "$g/initramfs.cpio.gz" -a -e "$g/roam-traffic"
+check "the OVS testsuite tree has its testsuite and its source version" \
+	test -x "$ts/tree/tests/system-kmod-testsuite" -a -s "$ts/version"
 check "the locks live under \$ROAM_CACHE/.lock" test -d "$ROAM_CACHE/.lock"
 check_output "two kernels were compiled" 2 builds
-check_output "one base image was bootstrapped" 1 calls mmdebstrap
+check_output "one base image was bootstrapped" 1 calls mmdebstrap format=tar
+check_output "one OVS testsuite was built, in a throw-away chroot" 1 \
+	calls mmdebstrap format=null
 
 before=$(wc -l <"$STUB_LOG")
 build_everything "a second run succeeds"
 check_output "and compiles no kernel" 2 builds
-check_output "and bootstraps no image" 1 calls mmdebstrap
+check_output "and bootstraps no image" 1 calls mmdebstrap format=tar
+check_output "and builds no OVS testsuite" 1 calls mmdebstrap format=null
 check_output "and makes no ext4 image" 2 calls mke2fs
 check "and runs no builder but the module's make" \
 	test -z "$(tail -n +"$((before + 1))" "$STUB_LOG" | grep -v '^make .*M=' |
-		grep -Ev '^(dpkg-query|id|tar) ')"
+		grep -Ev '^(dpkg-query|apt-cache|id|tar) ')"
 
 # Superseded builds: made-up keys beside the real ones, then rebuilds.
 mkdir -p "$ROAM_CACHE/kernel/host-0000000000000000" \
 	"$ROAM_CACHE/module/host-0000000000000000" \
 	"$ROAM_CACHE/image/host-0000000000000000" \
-	"$ROAM_CACHE/guest/0000000000000000"
-rm "$kh/.done" "$g/.done" "$ih/.done"
+	"$ROAM_CACHE/guest/0000000000000000" \
+	"$ROAM_CACHE/ovs-testsuite/0000000000000000"
+rm "$kh/.done" "$g/.done" "$ih/.done" "$ts/.done"
 build_everything "rebuilds succeed"
 check_fails "a kernel rebuild prunes the superseded kernel" \
 	test -e "$ROAM_CACHE/kernel/host-0000000000000000"
@@ -200,7 +225,18 @@ check_fails "an image rebuild prunes the superseded image" \
 	test -e "$ROAM_CACHE/image/host-0000000000000000"
 check_fails "a guest rebuild prunes the superseded guest" \
 	test -e "$ROAM_CACHE/guest/0000000000000000"
+check_fails "an OVS testsuite rebuild prunes the superseded one" \
+	test -e "$ROAM_CACHE/ovs-testsuite/0000000000000000"
 check "each keeps its own build" \
-	test -e "$kh/.done" -a -e "$g/.done" -a -e "$ih/.done" -a -e "$kd/.done"
+	test -e "$kh/.done" -a -e "$g/.done" -a -e "$ih/.done" -a -e "$kd/.done" \
+	-a -e "$ts/.done"
+
+# A new openvswitch-source in the archive is a new testsuite build.
+old=$ts
+STUB_OVS_VERSION=3.1.0-2+stub2
+build_everything "a new openvswitch-source version builds"
+check "a testsuite of its own" test "$ts" != "$old" -a -e "$ts/.done"
+check_output "from that version" 3.1.0-2+stub2 cat "$ts/version"
+check_fails "and the old one is pruned" test -e "$old"
 
 tap_done

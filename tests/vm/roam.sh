@@ -19,6 +19,8 @@
 #   ROAM_LIB         this file
 #   ROAM_GUEST       with vm-run --guest: the nested guest (bzImage,
 #                    initramfs.cpio.gz, roam-traffic; read-only)
+# and, for each vm-run --share TAG=DIR, a 9p device with mount tag TAG
+# (roam_mount_share).
 
 # roam_barrier NAME [TIMEOUT]: wait until every host of the run has reached
 # the barrier NAME (default timeout 600 s).  Each NAME is used once.
@@ -36,6 +38,14 @@ roam_barrier() {
 			sleep 0.2
 		done
 	done
+}
+
+# roam_mount_share TAG DIR: mount the tree vm-run --share TAG=... gave the
+# hosts on DIR, read-only; true if it is mounted there already.
+roam_mount_share() {
+	mountpoint -q "$2" && return 0
+	mkdir -p "$2" || return 1
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro "$1" "$2"
 }
 
 # roam_put KEY VALUE: publish VALUE under KEY for the other hosts.
