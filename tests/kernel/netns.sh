@@ -95,6 +95,7 @@ flow_field() {
 # as a datapath without flows.
 take_dump() {
 	tap_errfile || { tap_not_ok "dump-flows $1"; return 1; }
+	# shellcheck disable=SC2154 # tap_err: tests/lib/tap.sh's, as tap_errfile
 	if dump=$(ovs-dpctl dump-flows "$1" 2>"$tap_err"); then
 		tap_ok "dump-flows $1"
 	else
