@@ -20,19 +20,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-stubs=$scratch/bin
-mkdir "$stubs"
-export STUB_LOG=$scratch/calls
-: >"$STUB_LOG"
+# shellcheck source=stubs.sh
+. "$top/tests/unit/stubs.sh"
 # dkms: logs its calls; `dkms status` prints $STUB_STATUS.
-cat >"$stubs/dkms" <<'EOF'
-#!/bin/bash
-echo "dkms $*" >>"$STUB_LOG"
-[ "$1" != status ] || printf '%s' "${STUB_STATUS:-}"
-EOF
-chmod +x "$stubs/dkms"
+# shellcheck disable=SC2016 # expanded by the stub, not here
+stub dkms '[ "$1" != status ] || printf "%s" "${STUB_STATUS:-}"'
 export PATH=$stubs:$PATH
 
 version=$(meson introspect --projectinfo "$top/meson.build" |

@@ -21,18 +21,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-stubs=$scratch/bin
-mkdir "$stubs"
-export ROAM_CACHE=$scratch/cache STUB_LOG=$scratch/calls
-: >"$STUB_LOG"
-
-# stub NAME BODY: an executable NAME on PATH running BODY under bash.
-stub() {
-	printf '#!/bin/bash\necho "%s $*" >>"$STUB_LOG"\n%s\n' "$1" "$2" >"$stubs/$1"
-	chmod +x "$stubs/$1"
-}
+# shellcheck source=stubs.sh
+. "$top/tests/unit/stubs.sh"
+export ROAM_CACHE=$scratch/cache
 
 stub id '[ "$1" = -u ] && { echo 0; exit 0; }; exec /usr/bin/id "$@"'
 stub apt-get 'echo "apt-get must not run: every package is there" >&2; exit 1'
