@@ -106,7 +106,7 @@ apt_install() {
 
 	for pkg in "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$pkg")
+			grep 'install ok installed' >/dev/null || missing+=("$pkg")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0
 	need_root

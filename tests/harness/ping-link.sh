@@ -29,7 +29,8 @@ else
 fi
 # both directions done before either host goes away
 roam_barrier pinged 120
-if ip neigh show dev "$ROAM_LINK" | grep -q "^$ROAM_PEER .*lladdr 52:54:00:00:02:0$((3 - ROAM_HOST_INDEX))"; then
+if ip neigh show dev "$ROAM_LINK" |
+	grep "^$ROAM_PEER .*lladdr 52:54:00:00:02:0$((3 - ROAM_HOST_INDEX))" >/dev/null; then
 	echo "ok 3 - $peer's MAC is the expected one"
 else
 	echo "not ok 3 - neighbour entry for $peer:"

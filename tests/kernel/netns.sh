@@ -152,7 +152,7 @@ add_flows() {
 
 # has_neigh N IP MAC: nsN resolved IP to MAC.
 has_neigh() {
-	nsx "$1" ip neigh show "$2" dev eth0 | grep -q "lladdr $3"
+	nsx "$1" ip neigh show "$2" dev eth0 | grep "lladdr $3" >/dev/null
 }
 
 # wait_for TRIES CMD...: retry CMD every 0.2 s.
@@ -175,7 +175,7 @@ tcp_send() {
 
 	nsx "$to" timeout 60 nc -l "$port" >"$file.rcvd" &
 	pid=$!
-	if wait_for 50 eval "nsx $to ss -ltn | grep -q ':$port '"; then
+	if wait_for 50 eval "nsx $to ss -ltn | grep ':$port ' >/dev/null"; then
 		nsx "$from" timeout 60 nc -N -w 20 "$(ns_ip "$to")" "$port" \
 			<"$file" || rc=1
 	else
@@ -206,7 +206,7 @@ tcpdump_start() {
 captured() {
 	awk '/^[ \t]/ { line = line " " $0; next }
 		{ if (line != "") print line; line = $0 }
-		END { if (line != "") print line }' "$1" | grep -Eq -- "$2" ||
+		END { if (line != "") print line }' "$1" | grep -E -- "$2" >/dev/null ||
 		{ head -n 20 "$1"; return 1; }
 }
 

@@ -78,10 +78,10 @@ fi
 if [ "$ROAM_HOSTS" -gt 1 ]; then
 	[ -n "$link" ] || fail "no host-link NIC (52:54:00:00:02:0$index)"
 	for ((i = 0; i < 600; i++)); do
-		ip -4 -o addr show dev "$link" | grep -q "inet $ROAM_ADDR/" && break
+		ip -4 -o addr show dev "$link" | grep "inet $ROAM_ADDR/" >/dev/null && break
 		sleep 0.1
 	done
-	ip -4 -o addr show dev "$link" | grep -q "inet $ROAM_ADDR/" ||
+	ip -4 -o addr show dev "$link" | grep "inet $ROAM_ADDR/" >/dev/null ||
 		fail "$link never got $ROAM_ADDR"
 	export ROAM_LINK=$link
 fi

@@ -75,7 +75,7 @@ udp_xfer() {
 	nsx 2 timeout 60 socat -u "UDP$v-RECVFROM:$lport,bind=$laddr" \
 		OPEN:/tmp/l4.dst,creat &
 	pid=$!
-	wait_for 50 eval "nsx 2 ss -lun | grep -q ':$lport '" &&
+	wait_for 50 eval "nsx 2 ss -lun | grep ':$lport ' >/dev/null" &&
 		nsx 1 socat -u OPEN:/tmp/l4.src \
 			"UDP$v-SENDTO:$dst:$dport,sourceport=$sport"
 	wait "$pid"

@@ -94,7 +94,7 @@ check "del-flows" ovs-dpctl del-flows dp0
 check "mask cache off" ovs-dpctl cache-set-size dp0 masks-cache 0
 nsx 2 timeout 60 socat -u UDP4-RECV:6000 /dev/null &
 sink_pid=$!
-wait_for 50 eval "nsx 2 ss -lun | grep -q ':6000 '"
+wait_for 50 eval "nsx 2 ss -lun | grep ':6000 ' >/dev/null"
 # The churn outlasts the stream, whose Python may take seconds to start.
 "$CHURN" swap dp0 16 >/tmp/masks.churn 2>/tmp/masks.churn.err &
 churn_pid=$!

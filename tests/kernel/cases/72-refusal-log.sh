@@ -70,4 +70,4 @@ check "SET refused for its actions" refused_by_kernel "$tcp" 'trunc(10),2' \
 	mod-flow
 check_output "no refusal line for either" "$n" unsafe_lines
 check "the flow kept its actions" eval \
-	"ovs-dpctl dump-flows dp0 | grep -q 'actions:2\$'"
+	"ovs-dpctl dump-flows dp0 | grep 'actions:2\$' >/dev/null"
