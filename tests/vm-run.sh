@@ -359,7 +359,7 @@ crash_report() {
 	[ -n "$first" ] || return 1
 	[ "$first" -le 5 ] || first=$((first - 5))
 	echo "# kernel log: host$1 crashed:"
-	tr -d '\r' <"$run/host$1.console" | tail -n +"$first" | head -n 60 |
+	tr -d '\r' <"$run/host$1.console" | tail -n +"$first" | sed -n 1,60p |
 		sed 's/^/#   /'
 }
 

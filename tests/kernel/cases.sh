@@ -12,7 +12,7 @@
 
 # case_meta FILE KEY: VALUE of FILE's "# roam: KEY [VALUE]" header line.
 case_meta() {
-	sed -n "s/^# roam: $2 *//p" "$1" | head -n 1 | grep '' ||
+	sed -n "s/^# roam: $2 *//p" "$1" | sed -n 1p | grep '' ||
 		return 1
 }
 

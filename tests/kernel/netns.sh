@@ -107,7 +107,7 @@ take_dump() {
 # dump_field DUMP MATCH FIELD: the same from a dump-flows output already
 # taken (each ovs-dpctl run costs a second under TCG).
 dump_field() {
-	grep -F -- "$2" <<<"$1" | head -n 1 |
+	grep -F -- "$2" <<<"$1" | sed -n 1p |
 		sed -nE "s/.*[ ,]$3:([^, ]*).*/\\1/p"
 }
 

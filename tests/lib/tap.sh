@@ -115,7 +115,7 @@ check_absent() {
 		printf '#   %s is missing\n' "$file"
 	elif found=$(grep -E -- "$ere" "$file"); then
 		tap_not_ok "$desc"
-		printf '%s\n' "$found" | head -n 10 | sed 's/^/#   /'
+		printf '%s\n' "$found" | sed -n 1,10p | sed 's/^/#   /'
 	else
 		tap_ok "$desc"
 	fi

@@ -8,7 +8,8 @@
 #   checkpatch   scripts/checkpatch.pl --strict on every kernel source
 #   shell        shellcheck on every shell script in the repository
 #   userspace    userspace builds with the hardened warning set and -Werror
-#   quiet-pipes FILE...  the shell check's own rule, on the FILEs given
+#   quiet-pipes FILE...  the shell check's own rule (no pipe into grep -q
+#                or head), on the FILEs given
 #
 # Findings are printed; the exit status is non-zero if there were any, and
 # also when a checker is missing, crashes or checks fewer files than it was
@@ -42,23 +43,32 @@ kbuild_findings() {
 checker_ran() {
 	if [ "$2" -gt 1 ] || [ -n "$3" ]; then
 		printf '%s did not run cleanly (exit %d)\n' "$1" "$2"
-		[ -z "$3" ] || printf '%s\n' "$3" | head -n 20
+		[ -z "$3" ] || printf '%s\n' "$3" | sed -n 1,20p
 	fi
 }
 
-# quiet_pipes FILE...: every grep -q that reads a pipe.  grep -q exits at
-# its first match, so the writer's next write gets SIGPIPE, and under
-# pipefail (which the harness sets) a pipe that found its line fails, but
-# only when the writer had more to say: a flaky check.  Grep to /dev/null.
+# quiet_pipes FILE...: every pipe into a reader that stops early (grep -q,
+# head).  It exits at its first match or line, so the writer's next write
+# gets SIGPIPE, and under pipefail (which the harness sets) the pipe fails
+# though it found its line, but only when the writer had more to say: a
+# flaky check.  Grep to /dev/null, or sed -n 1,Np, which read to the end.
 quiet_pipes() {
 	awk '
-	function quiet(s) { return s ~ /(^|[^|])\|[ \t]*grep[ \t]+(-[a-zA-Z]*q|--quiet)/ }
+	function early(s) { return s ~ /^[ \t]*(grep[ \t]+(-[a-zA-Z]*q|--quiet)|head([ \t]|$))/ }
 	{
 		line = $0
-		if (prev ~ /[^|]\|[ \t]*$/ && line ~ /^[ \t]*grep[ \t]+(-[a-zA-Z]*q|--quiet)/)
-			line = "|" line
-		if (line !~ /^[ \t]*#/ && quiet(line))
-			printf "%s:%d: grep -q reads a pipe (flaky under pipefail): %s\n", FILENAME, FNR, $0
+		n = split(line, part, /\|\|/)
+		hit = 0
+		for (i = 1; i <= n; i++) {
+			m = split(part[i], seg, /\|/)
+			for (j = 2; j <= m; j++)
+				if (early(seg[j]))
+					hit = 1
+		}
+		if (prev ~ /[^|]\|[ \t]*$/ && early(line))
+			hit = 1
+		if (hit && line !~ /^[ \t]*#/)
+			printf "%s:%d: a pipe into grep -q or head (flaky under pipefail): %s\n", FILENAME, FNR, $0
 		prev = $0
 	}' "$@"
 }

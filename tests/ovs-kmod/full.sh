@@ -23,7 +23,7 @@ rc=0
 	--env OVS_KMOD_TESTS="${OVS_KMOD_TESTS:-all}" "$@" | tee "$out" || rc=$?
 secs=$(($(date +%s) - t0))
 
-source_version=$(sed -n 's/.*built from openvswitch-source \([^ ,]*\).*/\1/p' "$out" | head -n 1)
+source_version=$(sed -n 's/.*built from openvswitch-source \([^ ,]*\).*/\1/p' "$out" | sed -n 1p)
 {
 	cat <<-EOT
 		# Open vSwitch's kernel testsuite on both modules

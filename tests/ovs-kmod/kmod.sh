@@ -245,7 +245,7 @@ kmod_show_log() {
 	done
 	if [ ! -r "$log" ]; then
 		echo "#   (no log of test $1 in $KMOD_WORK/$KMOD_TS.dir:" \
-			"$(cd "$KMOD_WORK" && find . -maxdepth 2 | sort | head -n 20 | tr '\n' ' '))"
+			"$(cd "$KMOD_WORK" && find . -maxdepth 2 | sort | sed -n 1,20p | tr '\n' ' '))"
 		return 0
 	fi
 	# the failing check: its command, diff and exit status, without the

@@ -66,8 +66,8 @@ expect_fail "a shellcheck finding fails" \
 
 expect_fail "a missing sparse fails" "ROAM_SPARSE=$scratch/no-such-sparse" sparse
 
-# The shell check's own rule: grep -q reading a pipe is flaky under
-# pipefail (the writer may get SIGPIPE after the match).
+# The shell check's own rule: grep -q or head reading a pipe is flaky
+# under pipefail (the writer may get SIGPIPE after the match).
 # pipe_verdict LINE...: the rule's verdict on a script of these lines.
 pipe_verdict() {
 	printf '%s\n' "$@" >"$scratch/pipes.sh"
@@ -83,6 +83,7 @@ check_output "grep to /dev/null after a pipe, grep -q on a file, || grep -q: cle
 # Spelt in pieces, or the rule would find these lines in this file.
 check_output "a pipe into grep -q on one line fails" fails pipe_verdict "ip neigh | grep"' -q lladdr'
 check_output "a pipe into grep -Eq fails" fails pipe_verdict "ss -ltn | grep"' -Eq ":1 "'
+check_output "a pipe into head fails" fails pipe_verdict "dmesg | hea"'d -n 5'
 check_output "a pipe continued into grep --quiet fails" fails \
 	pipe_verdict 'dpkg-query -W foo |' '	grep --quiet ok || exit 1'
 

@@ -147,7 +147,7 @@ roam_klog_splats() {
 	log=$(roam_klog_since "$1") || return 1
 	grep -qE -e "$ROAM_SPLAT_ERE" <<<"$log" || return 0
 	echo "# kernel log since checkpoint $1:"
-	grep -E -B5 -A30 -e "$ROAM_SPLAT_ERE" <<<"$log" | head -n 80 |
+	grep -E -B5 -A30 -e "$ROAM_SPLAT_ERE" <<<"$log" | sed -n 1,80p |
 		sed 's/^/#   /'
 	return 1
 }

@@ -32,7 +32,7 @@ check_output "show: only the local port" "dp0 internal" dp_ports dp0
 check_output "the local port is port 0" "0" port_no dp0 dp0
 check "the local port is a netdev" ip link show dev dp0
 check_eq "the local port's link kind is openvswitch" "openvswitch" \
-	"$(ip -d -o link show dev dp0 | grep -o 'openvswitch' | head -n 1)"
+	"$(ip -d -o link show dev dp0 | grep -o 'openvswitch' | sed -n 1p)"
 check_output "the datapath starts with no flows" "" ovs-dpctl dump-flows dp0
 
 ns_add 1

@@ -103,7 +103,7 @@ delivered() {
 	echo "tags: $got, not $2; the frames with the others:"
 	out=$(frames "$1") || return 1
 	TAGS=" $2 " awk '{ if (index(ENVIRON["TAGS"], " " $2 " ") == 0) print }' <<<"$out" |
-		head -n 10
+		sed -n 1,10p
 	return 1
 }
 
