@@ -11,11 +11,13 @@
 # suite's cases and files (tests/SUITE, default kernel: cases/ and what
 # they use), the shared test libraries (tests/lib), our module built for
 # the chosen kernel, and the helper tools meson built.  Each --env is
-# exported to the suite's cases (the job's env.sh).  The ovs suite also
-# gets what `meson install` lays out for DKMS, staged with --destdir from
-# a build directory of its own (dkms/root: /usr/src/roamswitch-VERSION)
-# and the install script meson would run after it (dkms/dkms-add.sh), for
-# its operator's-install case.  The ovs-kmod suite gets Open vSwitch's
+# exported to the suite's cases (the job's env.sh).  The ovs and vif
+# suites also get what `meson install` lays out, staged with --destdir
+# from a build directory of its own (install/root: the DKMS tree in
+# /usr/src/roamswitch-VERSION, roam-port and the hooks in /etc), and the
+# install script meson would run after it (install/dkms-add.sh), for the
+# operator's-install cases; the vif suite also gets the ovs suite's
+# topo.sh and netkit.py, which it builds on.  The ovs-kmod suite gets Open vSwitch's
 # kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
 # --share ovs-kmod=TREE, not copied into the job.
 set -euo pipefail
@@ -61,18 +63,21 @@ if [ "$suite" = kernel ]; then
 	cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
 		"$job/selftest"
 fi
-if [ "$suite" = ovs ]; then
+if [ "$suite" = ovs ] || [ "$suite" = vif ]; then
 	# meson install's own rules, never against this machine: DESTDIR is
 	# set, so its install script registers nothing.
-	mkdir -p "$job/dkms"
+	mkdir -p "$job/install"
 	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled \
 		-Dqemu_tests=disabled "$job.meson" "$ROAM_TOP" &&
 		meson install -C "$job.meson" --no-rebuild \
-			--destdir "$job/dkms/root"; } >"$job/dkms/meson.log" 2>&1; then
-		tail -n 20 "$job/dkms/meson.log" >&2
+			--destdir "$job/install/root"; } >"$job/install/meson.log" 2>&1; then
+		tail -n 20 "$job/install/meson.log" >&2
 		die "meson install --destdir failed"
 	fi
-	cp "$ROAM_TOP/kernel/dkms-add.sh" "$job/dkms/"
+	cp "$ROAM_TOP/kernel/dkms-add.sh" "$job/install/"
+fi
+if [ "$suite" = vif ]; then
+	cp "$ROAM_TOP/tests/ovs/topo.sh" "$ROAM_TOP/tests/ovs/netkit.py" "$job/"
 fi
 if [ "$suite" = ovs-kmod ]; then
 	testsuite=$("$ROAM_TOP/images/build-ovs-testsuite.sh")

@@ -14,8 +14,8 @@
 #
 #   ns1 eth0 --- p1 ---+--- br-dkms (NORMAL) --- p2 --- eth0 ns2
 #
-# launch.sh ran `meson install --destdir` on the build machine: dkms/root
-# is exactly what meson installs, and dkms/dkms-add.sh the install script
+# launch.sh ran `meson install --destdir` on the build machine: install/root
+# is exactly what meson installs, and install/dkms-add.sh the install script
 # meson runs after it, which runs here as meson runs it with no DESTDIR.
 # Before: no daemon, no module, nothing under updates/ (the runner's copy
 # of our module for the first pass goes) and a fresh Open vSwitch
@@ -39,7 +39,7 @@ fi
 
 REL=$(uname -r)
 UPDATES=/lib/modules/$REL/updates
-STAGED=$PWD/dkms/root
+STAGED=$PWD/install/root
 # dkms on Debian installs into updates/dkms whatever dkms.conf asks for
 # under updates/ (its override_dest_module_location).
 KO=$UPDATES/dkms/openvswitch.ko
@@ -95,7 +95,7 @@ check_output "before the install modprobe resolves openvswitch to the in-tree mo
 check "the staged tree goes to $SRC, as meson install puts it" \
 	cp -a "$STAGED$SRC" /usr/src/
 check "meson's install script, without DESTDIR, registers it with dkms" \
-	env -u DESTDIR bash dkms/dkms-add.sh "$SRC" roamswitch "$VERSION"
+	env -u DESTDIR bash install/dkms-add.sh "$SRC" roamswitch "$VERSION"
 check_output "dkms status: added" "roamswitch/$VERSION: added" \
 	dkms status -m roamswitch -v "$VERSION"
 
