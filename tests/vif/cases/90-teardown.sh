@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The suite leaves nothing behind, and ovs-vswitchd logged no WARN, ERR or
+# EMER line while the hooks worked (tests/lib/ovs.sh no_log_problems).
+#
+#   host: no domain, no bridge but $KEEP (deleted last), no QoS row;
+#         Open vSwitch stopped
+
+# shellcheck source=../vif.sh
+. ./vif.sh
+
+check_output "no domain is defined" "" virsh -q list --all --name
+check_output "no bridge is left but $KEEP" "$KEEP" "${VSCTL[@]}" list-br
+check "del-br $KEEP" "${VSCTL[@]}" del-br "$KEEP"
+check_output "no QoS row is left" "" "${VSCTL[@]}" --bare --columns=_uuid list QoS
+check "ovs-vswitchd.log has no WARN, ERR or EMER line" no_log_problems
+check "systemctl stop openvswitch-switch" systemctl stop openvswitch-switch
+no_daemon() {
+	! pgrep -x 'ovs-vswitchd|ovsdb-server'
+}
+check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 no_daemon
