@@ -7,7 +7,8 @@
 #   VLAN namespaces ns1-ns3 on trunks p1-p3 (vif.sh) --- br0 --- vrec0 (tap)
 #
 # A port made by `roam-port add` carries its VLANs and identity in its
-# first rows (ovsdb-client monitor transcripts).  Settings made outside
+# first rows (ovsdb-client monitor transcripts; the control, a port made
+# in two transactions, shows its untagged first row).  Settings made outside
 # with ovs-vsctl (VLANs, external ids on Port and Interface, policing,
 # QoS, ofport_request) are captured whole; the port removed and applied
 # again from the record comes back with all of them in its first rows,
@@ -43,6 +44,22 @@ check_output "vrec0's first Port row: native VLAN 10 untagged, trunks 20 and 30"
 check_output "vrec0's first Interface row: its iface-id and attached-mac" \
 	"external_ids:iface-id=rec-0 external_ids:attached-mac=52:54:00:20:00:00" \
 	first_row iface vrec0 external_ids:iface-id external_ids:attached-mac
+
+# The control: the same port made in two transactions, add-port then its
+# VLANs, as a hook that is not atomic makes it; the transcript shows it.
+check "control: vrec0 removed" "$ROAM_PORT" remove vrec0
+mon_start port Port name,tag,trunks,vlan_mode
+two_steps() {
+	"${VSCTL[@]}" add-port br0 vrec0 &&
+		"${VSCTL[@]}" set Port vrec0 tag=10 trunks=20,30 vlan_mode=native-untagged
+}
+check "control: add-port vrec0, then set its VLANs in a second transaction" two_steps
+mon_stop port
+check_output "control: the transcript shows its first row untagged, then tagged" \
+	"$(printf '%s\n' "tag= trunks= vlan_mode=" "tag=10 trunks=20,30 vlan_mode=native-untagged")" \
+	first_row port vrec0 all tag trunks vlan_mode
+check "vrec0 made again by roam-port add" eval \
+	"'$ROAM_PORT' remove vrec0 && '$ROAM_PORT' add --external-id iface-id=rec-0 br0.10:20:30 vrec0"
 
 # Part 2: settings made outside, captured whole.
 outside() {
