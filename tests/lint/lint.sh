@@ -7,6 +7,7 @@
 #   sparse       sparse (C=2) over every object reports nothing
 #   checkpatch   scripts/checkpatch.pl --strict on every kernel source
 #   shell        shellcheck on every shell script in the repository
+#   python       pyflakes3 on every Python script in the repository
 #   userspace    userspace builds with the hardened warning set and -Werror
 #   quiet-pipes FILE...  the shell check's own rule (no pipe into grep -q
 #                or head), on the FILEs given
@@ -14,8 +15,9 @@
 # Findings are printed; the exit status is non-zero if there were any, and
 # also when a checker is missing, crashes or checks fewer files than it was
 # given: a checker that did not run never reads as "clean".  ROAM_SPARSE,
-# ROAM_CHECKPATCH and ROAM_SHELLCHECK name other programs to run in their
-# place (the unit suite uses that to break them on purpose).
+# ROAM_CHECKPATCH, ROAM_SHELLCHECK and ROAM_PYFLAKES name other programs
+# to run in their place (the unit suite uses that to break them on
+# purpose).
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -73,18 +75,25 @@ quiet_pipes() {
 	}' "$@"
 }
 
-shell_scripts() {
+# scripts_by ERE GLOB...: the repository's files named by a GLOB or whose
+# first line matches ERE (a shebang).
+scripts_by() {
+	local ere=$1 f g
+	shift
+
 	git -C "$ROAM_TOP" ls-files -co --exclude-standard |
 		while IFS= read -r f; do
-			case "$f" in
-			*.sh | roam | .ci/run) echo "$ROAM_TOP/$f" ;;
-			*)
-				if head -n 1 "$ROAM_TOP/$f" 2>/dev/null |
-					grep -E '^#!.*(ba)?sh' >/dev/null; then
+			for g in "$@"; do
+				# shellcheck disable=SC2053 # GLOB is a pattern
+				if [[ $f == $g ]]; then
 					echo "$ROAM_TOP/$f"
+					continue 2
 				fi
-				;;
-			esac
+			done
+			if head -n 1 "$ROAM_TOP/$f" 2>/dev/null |
+				grep -E "$ere" >/dev/null; then
+				echo "$ROAM_TOP/$f"
+			fi
 		done
 }
 
@@ -126,7 +135,7 @@ checkpatch)
 	;;
 shell)
 	shellcheck=${ROAM_SHELLCHECK:-shellcheck}
-	mapfile -t scripts < <(shell_scripts)
+	mapfile -t scripts < <(scripts_by '^#!.*(ba)?sh' '*.sh' roam .ci/run)
 	err=$(mktemp)
 	rc=0
 	out=$("$shellcheck" -x "${scripts[@]}" 2>"$err") || rc=$?
@@ -136,6 +145,21 @@ shell)
 	rm -f "$err"
 	[ "$rc" -eq 0 ] || [ -n "$findings" ] ||
 		findings="shellcheck failed (exit $rc) and said nothing"
+	;;
+python)
+	pyflakes=${ROAM_PYFLAKES:-pyflakes3}
+	mapfile -t scripts < <(scripts_by '^#!.*python' '*.py')
+	err=$(mktemp)
+	rc=0
+	out=$("$pyflakes" "${scripts[@]}" 2>"$err") || rc=$?
+	# pyflakes reports to stdout and exits 1 on findings; anything on
+	# stderr (a file it could not read or parse) is a finding too.
+	findings=$(printf '%s' "$out"
+		[ ! -s "$err" ] || sed -n 1,20p "$err"
+		[ "$rc" -le 1 ] || echo "pyflakes did not run cleanly (exit $rc)")
+	rm -f "$err"
+	[ "$rc" -eq 0 ] || [ -n "$findings" ] ||
+		findings="pyflakes failed (exit $rc) and said nothing"
 	;;
 quiet-pipes)
 	shift

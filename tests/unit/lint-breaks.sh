@@ -66,6 +66,14 @@ expect_fail "a shellcheck finding fails" \
 
 expect_fail "a missing sparse fails" "ROAM_SPARSE=$scratch/no-such-sparse" sparse
 
+check_output "a pyflakes that finds nothing: clean" clean \
+	lint_verdict "ROAM_PYFLAKES=$(fake good-pyflakes 'exit 0')" python
+expect_fail "a missing pyflakes fails" "ROAM_PYFLAKES=$scratch/no-such-pyflakes" python
+expect_fail "a pyflakes finding fails" \
+	"ROAM_PYFLAKES=$(fake pf-finds "echo \"x.py:1:1: undefined name 'y'\"; exit 1")" python
+expect_fail "a pyflakes that cannot parse a file fails" \
+	"ROAM_PYFLAKES=$(fake pf-syntax "echo 'x.py:1:2: invalid syntax' >&2; exit 1")" python
+
 # The shell check's own rule: grep -q or head reading a pipe is flaky
 # under pipefail (the writer may get SIGPIPE after the match).
 # pipe_verdict LINE...: the rule's verdict on a script of these lines.
