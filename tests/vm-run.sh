@@ -42,7 +42,7 @@
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
 # ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
-# ROAM_LINK (2 hosts), ROAM_SHARED (a directory all hosts share) and
+# ROAM_LINK and ROAM_UPLINK (2 hosts), ROAM_SHARED (a directory all hosts share) and
 # ROAM_LIB (tests/vm/roam.sh: roam_barrier, roam_put, roam_get), and with
 # --guest ROAM_GUEST (a read-only directory: bzImage, initramfs.cpio.gz,
 # roam-traffic).
@@ -189,7 +189,7 @@ cleanup() {
 	done
 	if [ "$rc" -ne 0 ] && [ -d "$run" ]; then
 		rm -rf "$ROAM_CACHE/run/last-failure" "$share/payload" \
-			"$run/link.sock"
+			"$run/link.sock" "$run/uplink.sock"
 		for ((i = 1; i <= hosts; i++)); do
 			for f in "$share/host$i"/*; do
 				[ ! -e "$f" ] || mv "$f" "$run/host$i.${f##*/}"
@@ -278,8 +278,10 @@ make_seed() {
 		die "cloud-localds failed for roam-host$i"
 }
 
-sock=$run/link.sock
-[ ${#sock} -lt 100 ] || die "run directory path too long for a unix socket: $run"
+# Two hosts are cabled twice: the host link (addressed, management and
+# migration streams) and the uplink (unaddressed, for br0's trunk).
+sock=$run/link.sock uplink_sock=$run/uplink.sock
+[ ${#uplink_sock} -lt 100 ] || die "run directory path too long for a unix socket: $run"
 # The debug kernel's kmemleak scan walks every page's struct page: 48 s a
 # scan with 4G, 19 s with 1.5G (measured), and each check takes two.  2G
 # leaves the suites' daemons room beside KASAN's shadow and quarantine.
@@ -322,7 +324,9 @@ start_host() {
 		local server=on
 		[ "$i" -eq 1 ] || server=off
 		args+=(-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock"
-			-device "virtio-net-pci,netdev=link,mac=52:54:00:00:02:0$i")
+			-device "virtio-net-pci,netdev=link,mac=52:54:00:00:02:0$i"
+			-netdev "stream,id=uplink,server=$server,addr.type=unix,addr.path=$uplink_sock"
+			-device "virtio-net-pci,netdev=uplink,mac=52:54:00:00:03:0$i")
 	fi
 	args+=(-pidfile "$run/host$i.pid")
 	# PDEATHSIG: a QEMU never outlives this script, however it ends.
@@ -369,14 +373,14 @@ step "booting $hosts host(s): $flavour kernel, $boot boot, datapath $datapath" \
 start_host 1
 if [ "$hosts" -eq 2 ]; then
 	for ((n = 0; n < 100; n++)); do
-		[ -S "$sock" ] && break
+		[ -S "$sock" ] && [ -S "$uplink_sock" ] && break
 		kill -0 "${qemu_pids[1]}" 2>/dev/null || break
 		sleep 0.1
 	done
-	[ -S "$sock" ] || {
+	if [ ! -S "$sock" ] || [ ! -S "$uplink_sock" ]; then
 		console_tail 1
-		die "host 1 did not open the host-link socket"
-	}
+		die "host 1 did not open the host-link and uplink sockets"
+	fi
 	start_host 2
 fi
 

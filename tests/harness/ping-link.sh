@@ -3,7 +3,9 @@
 #
 # ping-link.sh: runs inside both test hosts of a two-host run and checks,
 # as TAP, that the host link works both ways: each host pings the other
-# by name (/etc/hosts) while the other waits at a barrier.
+# by name (/etc/hosts) while the other waits at a barrier; and that the
+# second cable, the uplink, carries VLAN-tagged frames between the hosts
+# (a VLAN 10 interface on each, 203.0.113.N, removed afterwards).
 #   tests/vm-run.sh --hosts 2 tests/harness/ping-link.sh
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../vm/roam.sh
@@ -11,7 +13,7 @@ set -euo pipefail
 
 peer=roam-host$((3 - ROAM_HOST_INDEX))
 echo "TAP version 13"
-echo "1..3"
+echo "1..4"
 rc=0
 if [ "$(hostname)" = "$ROAM_HOST" ]; then
 	echo "ok 1 - hostname is $ROAM_HOST"
@@ -37,4 +39,19 @@ else
 	ip neigh show dev "$ROAM_LINK" | sed 's/^/# /'
 	rc=1
 fi
+
+vlan=$ROAM_UPLINK.10
+ip link add link "$ROAM_UPLINK" name "$vlan" type vlan id 10
+ip addr add "203.0.113.$ROAM_HOST_INDEX/24" dev "$vlan"
+ip link set "$vlan" up
+roam_barrier uplink-up 120
+if ping -c 3 -i 0.3 -W 5 "203.0.113.$((3 - ROAM_HOST_INDEX))" >uplink.log 2>&1; then
+	echo "ok 4 - $ROAM_HOST pings $peer on VLAN 10 over the uplink $ROAM_UPLINK"
+else
+	echo "not ok 4 - no VLAN 10 ping to $peer over the uplink $ROAM_UPLINK"
+	sed 's/^/# /' uplink.log
+	rc=1
+fi
+roam_barrier uplink-pinged 120
+ip link del "$vlan"
 exit "$rc"

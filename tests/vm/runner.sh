@@ -60,10 +60,13 @@ export ROAM_ADDR=192.0.2.$index ROAM_PEER=192.0.2.$((3 - index))
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 
-# Identity and the host link.
-link=
+# Identity, the host link and the uplink (no address: br0's trunk).
+link='' uplink=''
 for dev in /sys/class/net/*; do
-	[ "$(cat "$dev/address")" = "52:54:00:00:02:0$index" ] && link=${dev##*/}
+	case "$(cat "$dev/address")" in
+	"52:54:00:00:02:0$index") link=${dev##*/} ;;
+	"52:54:00:00:03:0$index") uplink=${dev##*/} ;;
+	esac
 done
 if [ "$boot" = fast ]; then
 	hostname "$ROAM_HOST"
@@ -84,6 +87,9 @@ if [ "$ROAM_HOSTS" -gt 1 ]; then
 	ip -4 -o addr show dev "$link" | grep "inet $ROAM_ADDR/" >/dev/null ||
 		fail "$link never got $ROAM_ADDR"
 	export ROAM_LINK=$link
+	[ -n "$uplink" ] || fail "no uplink NIC (52:54:00:00:03:0$index)"
+	ip link set "$uplink" up || fail "cannot set the uplink $uplink up"
+	export ROAM_UPLINK=$uplink
 fi
 
 # The datapath: ours from updates/ (searched before the kernel's own

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# roam-port and the two hooks on the build machine, with ovs-vsctl, virsh
+# and ip stand-ins that log their calls (stubs.sh) and the xenstore test
+# double: what each one asks Open vSwitch to do, and in how many
+# transactions, before the vif suite shows it on a real one.
+#   - a record is checked without touching OVSDB: good ones pass, bad ones
+#     fail with one line;
+#   - add and apply are one ovs-vsctl call (one transaction), with the
+#     VLANs on add-port itself; started applies all but the VLANs;
+#   - a bad spec or name never reaches ovs-vsctl;
+#   - the migrate filter rewrites <vlan> from the record, and prints
+#     nothing for a domain without records; prepare refuses a bad record;
+#   - the Xen-style hook's online makes one transaction and writes
+#     hotplug-status connected; a failure writes error and hotplug-error.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=stubs.sh
+. "$top/tests/unit/stubs.sh"
+
+# ovs-vsctl: a find (roam-port's read of its own QoS rows) prints an empty
+# table; anything else succeeds silently, or fails if $STUB_VSCTL_FAIL says.
+# shellcheck disable=SC2016 # expanded by the stub
+stub ovs-vsctl '
+[ -z "${STUB_VSCTL_FAIL:-}" ] || { echo "ovs-vsctl: $STUB_VSCTL_FAIL" >&2; exit 1; }
+case " $* " in *" find "*) echo "{\"data\":[],\"headings\":[\"_uuid\"]}" ;; esac'
+stub ip 'exit 0'
+export PATH=$stubs:$PATH
+export ROAM_XENSTORE=$scratch/xenstore
+for t in read write rm; do
+	ln -s "$top/tests/vif/xenstore/xenstore-double" "$stubs/xenstore-$t"
+done
+port=$top/vif-scripts/roam-port
+xen=$scratch/vif-roamswitch
+sed "s|@ROAM_PORT@|$port|" "$top/vif-scripts/vif-roamswitch.in" >"$xen"
+chmod +x "$xen"
+
+# calls NAME: the logged calls of NAME but roam-port's QoS reads.
+calls() {
+	grep "^$1 " "$STUB_LOG" | grep -v ' find QoS ' || true
+}
+
+# refused_line CMD...: CMD fails with exactly one line on stderr.
+refused_line() {
+	local err rc=0
+
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" -ne 1 ] || [ -z "$err" ] || [ "$(grep -c '' <<<"$err")" -ne 1 ]; then
+		echo "exit $rc, stderr: $err"
+		return 1
+	fi
+}
+
+good='{"version": 1, "vlan": {"mode": "native-untagged", "tag": 10, "trunks": [20, 30]}, "external_ids": {"iface-id": "a"}, "ingress_policing_rate": 100, "ofport_request": 7}'
+check "check: a good record passes" eval "'$port' check <<<'$good'"
+for bad in '{"version": 1, "vlan": {"tag": 4095}}' '{"version": 1, "vlan": {"tag": 0}}' \
+	'{"version": 1, "vlan": {"tag": 10, "trunks": [20]}}' '{"version": 1, "vlan": {' \
+	'{"version": 1, "qos": {"type": ""}}' '{"version": 1, "ofport_request": 70000}'; do
+	check "check refuses $bad with one line" eval "refused_line '$port' check <<<'$bad'"
+done
+check_output "and never called ovs-vsctl" "" calls ovs-vsctl
+
+: >"$STUB_LOG"
+check "add: br0.10:20:30 p0 with an iface-id" \
+	"$port" add --external-id iface-id=x br0.10:20:30 p0
+check_output "one ovs-vsctl transaction" 1 eval "calls ovs-vsctl | grep -c ."
+check "its add-port carries the VLANs" \
+	eval "calls ovs-vsctl | grep -F -- '-- --may-exist add-port br0 p0 tag=10 trunks=20,30 vlan_mode=native-untagged --'"
+check "and the iface-id" \
+	eval "calls ovs-vsctl | grep -F -- 'set Interface p0 external_ids:\"iface-id\"=\"x\"'"
+
+: >"$STUB_LOG"
+for spec in br0.0 br0.4095 br0.4096 br0.x br0: br0:5:5 'b r' 'br0;x'; do
+	check "add refuses spec '$spec' with one line" refused_line "$port" add "$spec" p0
+done
+check "add refuses a 16-character name" refused_line "$port" add br0 p0123456789abcde
+check_output "none of them called ovs-vsctl" "" calls ovs-vsctl
+
+meta() {
+	printf "<domain><name>g</name><devices><interface type='bridge'><mac address='52:54:00:00:00:01'/><source bridge='br0'/><virtualport type='openvswitch'/><vlan><tag id='5'/></vlan><target dev='vnet3'/></interface></devices>%s</domain>" \
+		"${1:+<metadata><roam:port-records xmlns:roam='urn:roamswitch:port-records:1'><roam:port mac='52:54:00:00:00:01'>$1</roam:port></roam:port-records></metadata>}"
+}
+meta "$good" >"$scratch/dom.xml"
+meta "${good:0:30}" >"$scratch/bad.xml"
+meta "" >"$scratch/plain.xml"
+check_output "migrate begin: <vlan> from the record" \
+	'<vlan trunk="yes"><tag id="10" nativeMode="untagged"/><tag id="20"/><tag id="30"/></vlan>' \
+	eval "'$port' libvirt-hook g migrate begin - <'$scratch/dom.xml' | grep -o '<vlan.*</vlan>'"
+check_output "migrate begin without records: no output" "" \
+	eval "'$port' libvirt-hook g migrate begin - <'$scratch/plain.xml'"
+check "prepare begin refuses a truncated record with one line" \
+	eval "refused_line '$port' libvirt-hook g prepare begin - <'$scratch/bad.xml'"
+: >"$STUB_LOG"
+check "started begin applies the record" \
+	eval "'$port' libvirt-hook g started begin - <'$scratch/dom.xml'"
+check_output "in one ovs-vsctl transaction" 1 eval "calls ovs-vsctl | grep -c ."
+check "on vnet3, policing and ofport_request included" \
+	eval "calls ovs-vsctl | grep -F 'ingress_policing_rate=100' | grep -F 'set Interface vnet3 ofport_request=7'"
+check_output "and not the VLANs: libvirt made them from the XML" "" \
+	eval "calls ovs-vsctl | grep -oE 'tag=|vlan_mode|trunks' || true"
+
+xs() {
+	"$stubs/xenstore-write" backend/vif/3/0/bridge "$1" backend/vif/3/0/mac 00:16:3e:00:00:03 \
+		/local/domain/3/vm /vm/u-3 /local/domain/3/name guest3
+}
+: >"$STUB_LOG"
+xs br0.10:20:30
+check "the Xen-style hook: online" env vif=vif3.0 XENBUS_PATH=backend/vif/3/0 "$xen" online
+check_output "one ovs-vsctl transaction" 1 eval "calls ovs-vsctl | grep -c ."
+check "its add-port carries the native VLAN and the trunks" \
+	eval "calls ovs-vsctl | grep -F 'add-port br0 vif3.0 tag=10 trunks=20,30 vlan_mode=native-untagged'"
+check "and iface-id xen-u-3-0, attached-mac, vm-uuid" \
+	eval "calls ovs-vsctl | grep -F 'external_ids:\"iface-id\"=\"xen-u-3-0\"' | grep -F 'attached-mac\"=\"00:16:3e:00:00:03\"' | grep -F 'vm-uuid\"=\"u-3\"'"
+check_output "hotplug-status connected" connected "$stubs/xenstore-read" backend/vif/3/0/hotplug-status
+check "ip set vif3.0 up after the transaction" eval "calls ip | grep -Fx 'ip link set dev vif3.0 up'"
+STUB_VSCTL_FAIL="no bridge named br0" check "online with ovs-vsctl failing fails, with one line" \
+	refused_line env vif=vif3.0 XENBUS_PATH=backend/vif/3/0 "$xen" online
+check_output "hotplug-status error" error "$stubs/xenstore-read" backend/vif/3/0/hotplug-status
+check "hotplug-error says why" \
+	eval "'$stubs/xenstore-read' backend/vif/3/0/hotplug-error | grep -F 'no bridge named br0'"
+
+tap_done
