@@ -88,16 +88,9 @@ with_progress() {
 	printf '    %s: done in %ds\n' "$label" "$(($(date +%s) - start))" >&2
 }
 
-# wait_for_exit PID SECONDS: true once PID has exited, false on timeout.
-wait_for_exit() {
-	local pid=$1 i
-
-	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
+# wait_for_exit PID SECONDS
+# shellcheck source=../tests/lib/wait.sh
+. "$ROAM_TOP/tests/lib/wait.sh"
 
 # apt_install PKG...: install what is missing, through the machine's own apt
 # configuration.  Quiet when everything is already there.

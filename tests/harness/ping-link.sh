@@ -21,14 +21,19 @@ else
 	echo "not ok 1 - hostname is $(hostname), not $ROAM_HOST"
 	rc=1
 fi
+# ping_point N TARGET WHAT: point N, TARGET answers three pings.
+ping_point() {
+	if ping -c 3 -i 0.3 -W 5 "$2" >ping.log 2>&1; then
+		echo "ok $1 - $ROAM_HOST pings $3"
+	else
+		echo "not ok $1 - $ROAM_HOST cannot ping $3"
+		sed 's/^/# /' ping.log
+		rc=1
+	fi
+}
+
 roam_barrier up 300
-if ping -c 3 -i 0.3 -W 5 "$peer" >ping.log 2>&1; then
-	echo "ok 2 - $ROAM_HOST pings $peer ($ROAM_PEER) over $ROAM_LINK"
-else
-	echo "not ok 2 - $ROAM_HOST cannot ping $peer ($ROAM_PEER)"
-	sed 's/^/# /' ping.log
-	rc=1
-fi
+ping_point 2 "$peer" "$peer ($ROAM_PEER) over $ROAM_LINK"
 # both directions done before either host goes away
 roam_barrier pinged 120
 if ip neigh show dev "$ROAM_LINK" |
@@ -45,13 +50,8 @@ ip link add link "$ROAM_UPLINK" name "$vlan" type vlan id 10
 ip addr add "203.0.113.$ROAM_HOST_INDEX/24" dev "$vlan"
 ip link set "$vlan" up
 roam_barrier uplink-up 120
-if ping -c 3 -i 0.3 -W 5 "203.0.113.$((3 - ROAM_HOST_INDEX))" >uplink.log 2>&1; then
-	echo "ok 4 - $ROAM_HOST pings $peer on VLAN 10 over the uplink $ROAM_UPLINK"
-else
-	echo "not ok 4 - no VLAN 10 ping to $peer over the uplink $ROAM_UPLINK"
-	sed 's/^/# /' uplink.log
-	rc=1
-fi
+ping_point 4 "203.0.113.$((3 - ROAM_HOST_INDEX))" \
+	"$peer on VLAN 10 over the uplink $ROAM_UPLINK"
 roam_barrier uplink-pinged 120
 ip link del "$vlan"
 exit "$rc"

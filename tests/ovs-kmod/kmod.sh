@@ -9,6 +9,10 @@
 # with an atconfig whose paths are absolute.  Needs tests/kernel/lib.sh
 # (OURS_KO, INTREE_KO, dp_unload) and $ROAM_LIB.
 
+# wait_for_exit PID SECONDS
+# shellcheck source=../lib/wait.sh
+. lib/wait.sh
+
 KMOD_TREE=/opt/ovs-kmod
 KMOD_TS=system-kmod-testsuite
 KMOD_WORK=/tmp/ovs-kmod/${ROAM_DATAPATH:-none}
@@ -190,7 +194,7 @@ kmod_run() {
 			kmod_take_results
 			if [ $(($(date +%s) - last)) -ge "$limit" ]; then
 				kill -TERM -- "-$pid" 2>/dev/null
-				wait_gone "$pid" 15 || kill -KILL -- "-$pid" 2>/dev/null
+				wait_for_exit "$pid" 15 || kill -KILL -- "-$pid" 2>/dev/null
 				kmod_scrub
 				kmod_report "${todo[0]}" timeout $(($(date +%s) - last))
 				todo=("${todo[@]:1}")
@@ -222,17 +226,6 @@ kmod_take_results() {
 		done
 		todo=(${rest[@]+"${rest[@]}"})
 	done < <(grep -E "$re" "$out" | tail -n +"$((seen + 1))")
-}
-
-# wait_gone PID SECONDS: true once PID has exited, false on timeout.
-wait_gone() {
-	local i
-
-	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 # kmod_show_log NUMBER: the end of a failed test's own log, as comments

@@ -73,6 +73,17 @@ reach() {
 	done
 }
 
+# reachers IP: which VLAN namespaces reach IP ("1 3": VLANs 10 and 30),
+# two pings each.
+reachers() {
+	local n out=()
+
+	for n in 1 2 3; do
+		! reach "$n" "$1" 2 || out+=("$n")
+	done
+	echo "${out[*]}"
+}
+
 # mon_start NAME TABLE COLUMNS: an ovsdb-client monitor of TABLE's COLUMNS
 # (comma-separated, name among them) writing $RUNS/mon.NAME; returns once
 # it has printed the table's initial rows, so that every later change is

@@ -47,23 +47,13 @@ xen_offline() {
 	vif=vif3.0 XENBUS_PATH=$XP "$XEN_HOOK" offline
 }
 
-# Which VLAN namespaces reach the guest: "1 3" for VLANs 10 and 30.
-reachers() {
-	local n out=()
-
-	for n in 1 2 3; do
-		! reach "$n" "$GUEST" 2 || out+=("$n")
-	done
-	echo "${out[*]}"
-}
-
 # is_up DEV: DEV is administratively up.
 is_up() {
 	[[ $(ip -o link show dev "$1") =~ [\<,]UP[,\>] ]]
 }
 
 # spec SPEC TAG TRUNKS MODE REACHERS: one bridge spec from online to
-# offline; REACHERS as reachers prints them, or - not to ping.
+# offline; REACHERS as reachers (vif.sh) prints them, or - not to ping.
 spec() {
 	local spec=$1 first="tag=$2 trunks=$3 vlan_mode=$4"
 
@@ -80,7 +70,8 @@ spec() {
 	check_output "$spec: hotplug-status connected" connected xs_get "$XP/hotplug-status"
 	check "$spec: vif3.0 is up" is_up vif3.0
 	[ "$5" = - ] ||
-		check_output "$spec: the VLAN namespaces that reach the guest" "$5" reachers
+		check_output "$spec: the VLAN namespaces that reach the guest" "$5" \
+			reachers "$GUEST"
 	check "offline" xen_offline
 	check_output "$spec: offline removed vif3.0 from br0" "" ports
 }

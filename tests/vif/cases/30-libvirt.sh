@@ -33,16 +33,6 @@ case_cleanup() {
 
 check "br0 with the VLAN namespaces" vif_bridge
 
-# reachers IP: which VLAN namespaces reach IP ("1 3": VLANs 10 and 30).
-reachers() {
-	local n out=()
-
-	for n in 1 2 3; do
-		! reach "$n" "$1" 2 || out+=("$n")
-	done
-	echo "${out[*]}"
-}
-
 # start_watched DOMAIN: virsh start DOMAIN with both monitors running.
 start_watched() {
 	mon_start port Port name,tag,trunks,vlan_mode &&
