@@ -138,6 +138,27 @@ sweep_stale_runs() {
 	done
 }
 
+# new_run DIR: sweep DIR's stale runs, then make a run directory and lock
+# it: sets run (its path) and run_lock (the lock's file descriptor, which
+# QEMUs inherit).  Both happen under DIR/.runs.lock, so that no other
+# harness's sweep runs between this directory's creation and its lock and
+# takes it for a dead run (CI once lost a run that way, with two tests
+# starting at once).
+new_run() {
+	local runs_lock
+
+	mkdir -p "$1" || return 1
+	exec {runs_lock}>"$1/.runs.lock" || return 1
+	flock "$runs_lock"
+	sweep_stale_runs "$1"
+	run=$(mktemp -d "$1/XXXXXX") &&
+		exec {run_lock}>"$run/.lock" &&
+		flock "$run_lock"
+	local rc=$?
+	exec {runs_lock}>&-
+	return "$rc"
+}
+
 # mmdebstrap_apt_args: the machine's own apt sources and settings for
 # mmdebstrap, so that no mirror name lives in this repository: sets
 # ROAM_APT_SOURCES (source files, passed as mmdebstrap's mirrors) and

@@ -161,12 +161,9 @@ guestdir=
 [ "$guest" -eq 0 ] || guestdir=$("$ROAM_TOP/images/build-guest.sh")
 
 # The run directory and the 9p share: runner, helpers, job, module.
-mkdir -p "$ROAM_CACHE/run"
-sweep_stale_runs "$ROAM_CACHE/run"
-run=$(mktemp -d "$ROAM_CACHE/run/XXXXXX")
-# Held by this script and inherited by every QEMU and tail it starts.
-exec {run_lock}>"$run/.lock"
-flock "$run_lock"
+# Its lock ($run_lock) is held by this script and inherited by every QEMU
+# and tail it starts.
+new_run "$ROAM_CACHE/run" || die "cannot make a run directory in $ROAM_CACHE/run"
 share=$run/share
 qemu_pids=() stream_pids=()
 

@@ -4,7 +4,8 @@
 # A run whose harness was killed (SIGKILL, no trap) is swept by the next
 # run once nothing holds its lock, and only then: a live run, a run whose
 # QEMU still lives (it holds the inherited lock), a run being set up and
-# the kept last-failure logs stay.
+# the kept last-failure logs stay.  new_run sweeps and makes a run under
+# one lock, so that no sweep takes a run between its creation and its lock.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
@@ -38,8 +39,34 @@ pkill -P "$holder"
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 holder=
+# The killed sleep lets the lock go once it has died, not when the kill
+# returns.
+for _ in $(seq 50); do
+	flock -n "$runs/alive/.lock" true && break
+	sleep 0.1
+done
 sweep_stale_runs "$runs" 2>/dev/null
 check_fails "once its holder is gone, that run is removed too" \
 	test -e "$runs/alive"
+
+# new_run: sweeping and making a run happen under one lock, which another
+# harness may hold; the new run's lock is held once it returns.
+flock "$runs/.runs.lock" sleep 2 &
+holder=$!
+for _ in $(seq 50); do
+	flock -n "$runs/.runs.lock" true || break
+	sleep 0.1
+done
+start=$(date +%s%N)
+new_run "$runs" 2>/dev/null
+waited=$((($(date +%s%N) - start) / 1000000))
+wait "$holder"
+holder=
+check "new_run waited for the other harness's sweep (${waited} ms)" test "$waited" -ge 1000
+check "and made a run directory" test -d "${run:-/nonexistent}"
+check_fails "whose lock it holds" flock -n "$run/.lock" true
+check "and let the runs lock go" flock -n "$runs/.runs.lock" true
+sweep_stale_runs "$runs" 2>/dev/null
+check "a sweep leaves the new run alone" test -d "$run"
 
 tap_done
