@@ -28,7 +28,11 @@ for _ in $(seq 600); do
 	kill -0 "$vm_pid" 2>/dev/null || break
 	sleep 0.2
 done
-check "the job's host came up" grep -q 'host 1 up' "$out/killed.err"
+# up: the job's host came up; else what the harness said.
+up() {
+	grep -q 'host 1 up' "$out/killed.err" || { cat "$out/killed.err"; return 1; }
+}
+check "the job's host came up" up
 # Its own run (other tests' runs may be under way beside it).
 rundir=$(sed -n 's/^==> booting .*, run \(.*\))$/\1/p' "$out/killed.err")
 check "it named its run directory" test -d "$rundir"
