@@ -32,6 +32,7 @@ case_cleanup() {
 }
 
 check "br0 with the VLAN namespaces" vif_bridge
+allow_stop_warnings
 
 # start_watched DOMAIN: virsh start DOMAIN with both monitors running.
 start_watched() {

@@ -45,6 +45,7 @@ ofport_is() {
 }
 
 check "br0 with the VLAN namespaces" vif_bridge
+allow_stop_warnings
 check "define g1: access VLAN 10" dom_define g1 1 \
 	"$(iface_bridge "$(guest_mac 1)" "<vlan><tag id='10'/></vlan>")"
 check "start g1" virsh -q start g1
