@@ -15,7 +15,13 @@
 . ./topo.sh
 
 rm -f /var/log/openvswitch/*.log
-: >"$LOG_ALLOWED"
+# Every case deletes its bridge, and a revalidator may be translating one
+# of its flows at that moment: the flow's port is gone from ovs-vswitchd's
+# map, and it warns "xlate_key failed (No such device)!" (seen once, on
+# the debug kernel, where everything is slow).  Open vSwitch's race with
+# itself, for the whole pass (README, "The ovs suite").
+echo '\|ofproto_dpif_upcall\(revalidator[0-9]+\)\|WARN\|xlate_key failed \(No such device\)!$' \
+	>"$LOG_ALLOWED"
 check_fails "ovs-ctl status: no daemon runs before the start" "$OVS_CTL" status
 check "ovsdb-server starts as ovsdb-server.service's ExecStart starts it" \
 	ovs_unit ovsdb-server ExecStart
