@@ -23,7 +23,9 @@ vm_run=$top/tests/vm-run.sh
 "$vm_run" --timeout 300 "$top/tests/harness/breaks/sleep.sh" \
 	>"$out/killed.out" 2>"$out/killed.err" &
 vm_pid=$!
-for _ in $(seq 600); do
+# As long as vm-run's own limits allow (builds, a lock another test holds,
+# a boot under load): it gives up by itself before this loop does.
+for _ in $(seq 3000); do
 	grep -q 'host 1 up' "$out/killed.err" && break
 	kill -0 "$vm_pid" 2>/dev/null || break
 	sleep 0.2
