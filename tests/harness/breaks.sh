@@ -30,11 +30,12 @@ for _ in $(seq 3000); do
 	kill -0 "$vm_pid" 2>/dev/null || break
 	sleep 0.2
 done
-# up: the job's host came up; else what the harness said.
-up() {
-	grep -q 'host 1 up' "$out/killed.err" || { cat "$out/killed.err"; return 1; }
+# host_up ERRFILE: the job's host came up; else what the harness said.
+# (Its own argument: check's locals would shadow a global $out.)
+host_up() {
+	grep -q 'host 1 up' "$1" || { cat "$1"; return 1; }
 }
-check "the job's host came up" up
+check "the job's host came up" host_up "$out/killed.err"
 # Its own run (other tests' runs may be under way beside it).
 rundir=$(sed -n 's/^==> booting .*, run \(.*\))$/\1/p' "$out/killed.err")
 check "it named its run directory" test -d "$rundir"
