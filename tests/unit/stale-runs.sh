@@ -21,13 +21,19 @@ mkdir "$runs/dead" "$runs/alive" "$runs/fresh" "$runs/old" "$runs/last-failure"
 : >"$runs/dead/.lock"
 : >"$runs/alive/.lock"
 touch -d '-5 minutes' "$runs/old"
+# hold LOCK SECONDS: a background process holds LOCK for SECONDS (its pid
+# in $holder), taken by the time this returns.
+hold() {
+	flock "$1" sleep "$2" &
+	holder=$!
+	for _ in $(seq 50); do
+		flock -n "$1" true || break
+		sleep 0.1
+	done
+}
+
 # "alive": a process (standing in for a QEMU) holds the lock it inherited.
-flock "$runs/alive/.lock" sleep 60 &
-holder=$!
-for _ in $(seq 50); do
-	flock -n "$runs/alive/.lock" true || break
-	sleep 0.1
-done
+hold "$runs/alive/.lock" 60
 
 sweep_stale_runs "$runs" 2>/dev/null
 check_fails "a run whose lock nobody holds is removed" test -e "$runs/dead"
@@ -51,12 +57,7 @@ check_fails "once its holder is gone, that run is removed too" \
 
 # new_run: sweeping and making a run happen under one lock, which another
 # harness may hold; the new run's lock is held once it returns.
-flock "$runs/.runs.lock" sleep 2 &
-holder=$!
-for _ in $(seq 50); do
-	flock -n "$runs/.runs.lock" true || break
-	sleep 0.1
-done
+hold "$runs/.runs.lock" 2
 start=$(date +%s%N)
 new_run "$runs" 2>/dev/null
 waited=$((($(date +%s%N) - start) / 1000000))
