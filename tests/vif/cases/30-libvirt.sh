@@ -135,7 +135,10 @@ check "g3's guest boots and answers ns3 (VLAN 30)" reach 3 "$(guest_ip 3)" 90
 check_output "only VLAN 30's namespace reaches g3" 3 reachers "$(guest_ip 3)"
 
 # Part 5: stop.
-check "destroy g1, g2 and g3" eval "virsh -q destroy g1 && virsh -q destroy g2 && virsh -q destroy g3"
+# Each on its own: one that stopped early fails its point, not the others'.
+for d in g1 g2 g3; do
+	check "destroy $d (it was still running)" virsh -q destroy "$d"
+done
 check_output "their ports left br0" "" ports
 
 # Part 6: bad records in <metadata>: libvirt refuses, nothing is left.
