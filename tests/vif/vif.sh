@@ -116,6 +116,18 @@ mon_stop() {
 	done
 }
 
+# watched CMD...: CMD (a virsh start or restore) with monitors "port" (Port)
+# and "iface" (Interface, with policing and ofport_request) running.
+watched() {
+	mon_start port Port name,tag,trunks,vlan_mode &&
+		mon_start iface Interface name,external_ids,ingress_policing_rate,ofport_request ||
+		return 1
+	"$@" >/dev/null
+	local rc=$?
+	mon_stop port iface
+	return "$rc"
+}
+
 # first_row NAME PORT [all] COLUMN[:KEY]...: PORT's first row (or every
 # version) in monitor NAME's transcript (firstrow.py).
 first_row() {

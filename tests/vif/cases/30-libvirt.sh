@@ -34,16 +34,6 @@ case_cleanup() {
 check "br0 with the VLAN namespaces" vif_bridge
 allow_stop_warnings
 
-# start_watched DOMAIN: virsh start DOMAIN with both monitors running.
-start_watched() {
-	mon_start port Port name,tag,trunks,vlan_mode &&
-		mon_start iface Interface name,external_ids || return 1
-	virsh -q start "$1" >/dev/null
-	local rc=$?
-	mon_stop port iface
-	return "$rc"
-}
-
 # identity DOMAIN N: the first Interface row of DOMAIN's tap carries
 # libvirt's iface-id (the XML's interfaceid), attached-mac and vm-id.
 identity() {
@@ -60,7 +50,7 @@ identity() {
 # Part 1: an access port.
 check "define g1: access VLAN 10" dom_define g1 1 \
 	"$(iface_bridge "$(guest_mac 1)" "<vlan><tag id='10'/></vlan>")"
-check "start g1, monitored" start_watched g1
+check "start g1, monitored" watched virsh -q start g1
 tap1=$(dom_tap g1)
 check_output "g1's first Port row: tag 10" "tag=10 trunks= vlan_mode=" \
 	first_row port "$tap1" tag trunks vlan_mode
@@ -77,7 +67,7 @@ check_output "g1's echo replies reach the trunk tagged 10, and only 10" 10 \
 # Part 2: a trunk with a native VLAN.
 check "define g2: native VLAN 20 untagged, trunk 30" dom_define g2 2 \
 	"$(iface_bridge "$(guest_mac 2)" "<vlan trunk='yes'><tag id='20' nativeMode='untagged'/><tag id='30'/></vlan>")"
-check "start g2, monitored" start_watched g2
+check "start g2, monitored" watched virsh -q start g2
 tap2=$(dom_tap g2)
 check_output "g2's first Port row: native-untagged 20, trunks 20 and 30" \
 	"tag=20 trunks=20,30 vlan_mode=native-untagged" \
@@ -127,7 +117,7 @@ check "define and start network ovsnet: br0, portgroups green (10), blue (30), t
 	eval "virsh -q net-define '$RUNS/ovsnet.xml' >/dev/null && virsh -q net-start ovsnet >/dev/null"
 check "define g3 on ovsnet, portgroup blue" dom_define g3 3 \
 	"<interface type='network'><mac address='$(guest_mac 3)'/><source network='ovsnet' portgroup='blue'/><model type='virtio'/></interface>"
-check "start g3, monitored" start_watched g3
+check "start g3, monitored" watched virsh -q start g3
 check_output "g3's first Port row: tag 30, from the portgroup" "tag=30 trunks= vlan_mode=" \
 	first_row port "$(dom_tap g3)" tag trunks vlan_mode
 check "g3's first Interface row: libvirt's identity" identity g3 3

@@ -27,18 +27,6 @@ case_cleanup() {
 	vif_bridge_del
 }
 
-# watched CMD...: CMD (a virsh start or restore) with the Port and
-# Interface monitors running.
-watched() {
-	mon_start port Port name,tag,trunks,vlan_mode &&
-		mon_start iface Interface name,external_ids,ingress_policing_rate,ofport_request ||
-		return 1
-	"$@" >/dev/null
-	local rc=$?
-	mon_stop port iface
-	return "$rc"
-}
-
 # ofport_is TAP N: TAP's OpenFlow port number is N.
 ofport_is() {
 	[ "$(ovs-vsctl get Interface "$1" ofport)" = "$2" ]
