@@ -127,7 +127,7 @@ check_output "only VLAN 30's namespace reaches g3" 3 reachers "$(guest_ip 3)"
 # Part 5: stop.
 # Each on its own: one that stopped early fails its point, not the others'.
 for d in g1 g2 g3; do
-	check "destroy $d (it was still running)" virsh -q destroy "$d"
+	check "destroy $d (it was still running)" dom_destroy "$d"
 done
 check_output "their ports left br0" "" ports
 

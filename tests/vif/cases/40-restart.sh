@@ -54,7 +54,7 @@ check "and the record, in its <metadata>" \
 	eval "virsh -q metadata g1 urn:roamswitch:port-records:1 --config | grep -F '\"team\": \"blue\"'"
 
 # Restart.
-check "destroy g1" virsh -q destroy g1
+check "destroy g1" dom_destroy g1
 check "start g1 again, monitored" watched virsh -q start g1
 tap=$(dom_tap g1)
 check_output "the new port's first Port row: VLAN 30" "tag=30 trunks= vlan_mode=" \
@@ -83,5 +83,5 @@ check_output "and, from the started hook, team=green, policing and ofport_reques
 	"external_ids:team=green ingress_policing_rate=5000 ofport_request=33" \
 	eval "first_row iface '$tap' all external_ids:team ingress_policing_rate ofport_request | sed -n 2p"
 check "g1's guest answers ns2 (VLAN 20) at once" reach 2 "$(guest_ip 1)" 10
-check "destroy g1" virsh -q destroy g1
+check "destroy g1" dom_destroy g1
 check_output "its port left br0" "" ports
