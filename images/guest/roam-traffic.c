@@ -19,11 +19,41 @@
  *
  * max_gap_ms is the longest time between two consecutive arrivals;
  * lost and max_seq_jump (the most datagrams missing in a row) come from the
- * sequence numbers.  Exit status 0, or 1 with a message on stderr.
+ * sequence numbers.
+ *
+ * For a migrating guest, a pair that measures both directions from one
+ * side, the peer's:
+ *
+ *   roam-traffic echo PORT
+ *   roam-traffic probe HOST PORT INTERVAL_MS [TRACE]
+ *
+ * echo (in the guest) returns every record of any TCP connection to PORT
+ * as it came, and answers every UDP datagram to PORT with the record plus
+ * the number of datagrams it has received from that sender since its
+ * sequence number 0.  probe (the peer) keeps one TCP connection and one
+ * UDP stream to the echo, one record each every INTERVAL_MS.  From the
+ * answers it counts, per window:
+ *
+ *   probe: tcp_sent=N tcp_echoed=E tcp_lost=L tcp_dup=D resets=R
+ *          tcp_max_gap_ms=G udp_sent=S udp_lost=U udp_max_gap_ms=H
+ *
+ * (one line).  tcp_lost and tcp_dup are records the echo stream skipped
+ * or repeated, counting the unanswered records of a connection that
+ * failed; resets are failed connections that had carried a record
+ * (probe reconnects, once per interval, and a refused attempt is not
+ * counted again); udp_lost is
+ * the datagrams the guest did not receive, from its own count, so a lost
+ * answer is not counted as a lost datagram; the gaps are the longest
+ * times between two answers.  SIGUSR1 prints the window and opens the
+ * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
+ * gets one line per answer: "t|u MS SEQ", MS on probe's CLOCK_MONOTONIC.
+ *
+ * Exit status 0, or 1 with a message on stderr.
  */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -242,6 +272,313 @@ out:
 	return 0;
 }
 
+/* An echo's UDP answer: the record, then the sender's datagrams so far. */
+struct answer {
+	struct record r;
+	uint64_t received;
+};
+
+#define ECHO_CONNS 8
+
+/* A TCP connection of echo: what it has read of its current record. */
+struct echo_conn {
+	int fd;
+	size_t have;
+	unsigned char buf[sizeof(struct record)];
+};
+
+static void echo_udp(int fd, uint64_t *received, struct sockaddr_in *last)
+{
+	struct sockaddr_in from;
+	socklen_t len = sizeof(from);
+	struct answer a;
+	ssize_t n;
+
+	n = recvfrom(fd, &a.r, sizeof(a.r), 0, (struct sockaddr *)&from, &len);
+	if (n != sizeof(a.r))
+		return;
+	/* a new sender, or a sender that started over */
+	if (!a.r.seq || from.sin_addr.s_addr != last->sin_addr.s_addr ||
+	    from.sin_port != last->sin_port)
+		*received = 0;
+	*last = from;
+	a.received = htobe64(++*received);
+	sendto(fd, &a, sizeof(a), 0, (struct sockaddr *)&from, len);
+}
+
+/* Returns 0 when the connection is over (closed by the caller). */
+static int echo_tcp(struct echo_conn *c)
+{
+	ssize_t n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have, 0);
+
+	if (n <= 0)
+		return n < 0 && errno == EINTR;
+	c->have += n;
+	if (c->have < sizeof(c->buf))
+		return 1;
+	c->have = 0;
+	return send(c->fd, c->buf, sizeof(c->buf), MSG_NOSIGNAL) ==
+	       (ssize_t)sizeof(c->buf);
+}
+
+static int do_echo(char **argv, int argc)
+{
+	struct pollfd p[2 + ECHO_CONNS];
+	struct echo_conn conns[ECHO_CONNS];
+	struct sockaddr_in last = { 0 };
+	uint64_t received = 0;
+	int i, n;
+
+	if (argc != 1) {
+		fprintf(stderr, "usage: roam-traffic echo PORT\n");
+		return 1;
+	}
+	p[0].fd = open_socket(SOCK_STREAM, NULL, argv[0], 1);
+	p[1].fd = open_socket(SOCK_DGRAM, NULL, argv[0], 1);
+	for (i = 0; i < ECHO_CONNS; i++)
+		conns[i].fd = -1;
+	printf("echo: listening on %s\n", argv[0]);
+	while (!stop_flag) {
+		for (i = 0; i < 2 + ECHO_CONNS; i++) {
+			if (i >= 2)
+				p[i].fd = conns[i - 2].fd;
+			p[i].events = POLLIN;
+			p[i].revents = 0;
+		}
+		n = poll(p, 2 + ECHO_CONNS, -1);
+		if (n < 0 && errno != EINTR)
+			die("poll");
+		if (n <= 0)
+			continue;
+		if (p[1].revents)
+			echo_udp(p[1].fd, &received, &last);
+		for (i = 0; i < ECHO_CONNS; i++) {
+			if (!p[2 + i].revents || echo_tcp(&conns[i]))
+				continue;
+			close(conns[i].fd);
+			conns[i].fd = -1;
+		}
+		if (!p[0].revents)
+			continue;
+		for (i = 0; i < ECHO_CONNS && conns[i].fd >= 0; i++)
+			;
+		n = accept(p[0].fd, NULL, NULL);
+		if (n < 0)
+			continue;
+		if (i == ECHO_CONNS) {
+			close(n);	/* a leaked peer must not starve the rest */
+			continue;
+		}
+		conns[i].fd = n;
+		conns[i].have = 0;
+	}
+	return 0;
+}
+
+/* What probe has seen in the current window, and across windows. */
+struct probe {
+	const char *host, *port;
+	FILE *trace;
+	int tcp, udp;
+	int tcp_up;		/* the connection has carried a record */
+	uint64_t start_ns;
+	/* TCP: records sent on the current connection start at conn_seq */
+	uint64_t tcp_seq, tcp_next_echo, tcp_last_ns;
+	unsigned char tcp_buf[sizeof(struct record)];
+	size_t tcp_have;
+	/* UDP */
+	uint64_t udp_seq, udp_last_ns, udp_lost_before;
+	/* the window's counts */
+	uint64_t tcp_sent, tcp_echoed, tcp_lost, tcp_dup, resets;
+	uint64_t tcp_max_gap, udp_sent, udp_max_gap;
+};
+
+static void probe_report(struct probe *pr, uint64_t udp_lost)
+{
+	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f\n",
+	       (unsigned long long)pr->tcp_sent,
+	       (unsigned long long)pr->tcp_echoed,
+	       (unsigned long long)pr->tcp_lost,
+	       (unsigned long long)pr->tcp_dup,
+	       (unsigned long long)pr->resets, pr->tcp_max_gap / 1e6,
+	       (unsigned long long)pr->udp_sent,
+	       (unsigned long long)(udp_lost - pr->udp_lost_before),
+	       pr->udp_max_gap / 1e6);
+	fflush(stdout);
+	pr->tcp_sent = pr->tcp_echoed = pr->tcp_lost = pr->tcp_dup = 0;
+	pr->resets = pr->tcp_max_gap = pr->udp_sent = pr->udp_max_gap = 0;
+	pr->udp_lost_before = udp_lost;
+}
+
+static void gap(uint64_t *last_ns, uint64_t *max_gap, uint64_t t)
+{
+	if (*last_ns && t - *last_ns > *max_gap)
+		*max_gap = t - *last_ns;
+	*last_ns = t;
+}
+
+static void trace(struct probe *pr, char what, uint64_t t, uint64_t seq)
+{
+	if (pr->trace)
+		fprintf(pr->trace, "%c %.1f %llu\n", what,
+			(t - pr->start_ns) / 1e6, (unsigned long long)seq);
+}
+
+/* (Re)connect without blocking the UDP stream: connect completes later. */
+static void probe_connect(struct probe *pr)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int one = 1;
+
+	sin.sin_port = htons(number(pr->port, "port"));
+	inet_pton(AF_INET, pr->host, &sin.sin_addr);
+	pr->tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (pr->tcp < 0)
+		die("socket");
+	setsockopt(pr->tcp, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (connect(pr->tcp, (struct sockaddr *)&sin, sizeof(sin)) &&
+	    errno != EINPROGRESS)
+		die("connect");
+	pr->tcp_have = 0;
+	pr->tcp_next_echo = pr->tcp_seq;
+}
+
+/* The connection failed: what it did not echo is lost; the next send
+ * reconnects, so a refused connection is retried once per interval. */
+static void probe_reset(struct probe *pr)
+{
+	close(pr->tcp);
+	pr->tcp = -1;
+	pr->tcp_lost += pr->tcp_seq - pr->tcp_next_echo;
+	pr->resets += pr->tcp_up;
+	pr->tcp_up = 0;
+}
+
+static void probe_tcp_in(struct probe *pr)
+{
+	struct record r;
+	uint64_t t, seq;
+	ssize_t n;
+
+	n = recv(pr->tcp, pr->tcp_buf + pr->tcp_have,
+		 sizeof(pr->tcp_buf) - pr->tcp_have, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		probe_reset(pr);
+		return;
+	}
+	pr->tcp_have += n;
+	if (pr->tcp_have < sizeof(pr->tcp_buf))
+		return;
+	pr->tcp_have = 0;
+	memcpy(&r, pr->tcp_buf, sizeof(r));
+	seq = be64toh(r.seq);
+	t = now_ns();
+	trace(pr, 't', t, seq);
+	gap(&pr->tcp_last_ns, &pr->tcp_max_gap, t);
+	pr->tcp_echoed++;
+	if (seq < pr->tcp_next_echo) {
+		pr->tcp_dup++;
+		return;
+	}
+	pr->tcp_lost += seq - pr->tcp_next_echo;
+	pr->tcp_next_echo = seq + 1;
+}
+
+/* Returns the datagrams lost so far by the guest's count. */
+static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
+{
+	struct answer a;
+	uint64_t t, seq;
+
+	if (recv(pr->udp, &a, sizeof(a), 0) != sizeof(a))
+		return lost;
+	seq = be64toh(a.r.seq);
+	t = now_ns();
+	trace(pr, 'u', t, seq);
+	gap(&pr->udp_last_ns, &pr->udp_max_gap, t);
+	/* seq + 1 were sent before this one's answer; the guest had seen
+	 * received of them; late answers can only lower the count */
+	if (seq + 1 >= be64toh(a.received) &&
+	    seq + 1 - be64toh(a.received) > lost)
+		lost = seq + 1 - be64toh(a.received);
+	return lost;
+}
+
+static void probe_send(struct probe *pr)
+{
+	struct record r = { .sent_ns = htobe64(now_ns()) };
+
+	r.seq = htobe64(pr->udp_seq++);
+	send(pr->udp, &r, sizeof(r), MSG_NOSIGNAL);	/* may be lost */
+	pr->udp_sent++;
+	if (pr->tcp < 0)
+		probe_connect(pr);
+	r.seq = htobe64(pr->tcp_seq);
+	/* a whole record or nothing: 16 bytes fit any free socket buffer;
+	 * a connection still opening (or gone) makes this record lost */
+	if (send(pr->tcp, &r, sizeof(r), MSG_NOSIGNAL) == sizeof(r)) {
+		pr->tcp_seq++;
+		pr->tcp_sent++;
+		pr->tcp_up = 1;
+	} else if (errno != EAGAIN && errno != ENOTCONN) {
+		probe_reset(pr);
+	}
+}
+
+static int do_probe(char **argv, int argc)
+{
+	struct probe pr = { .host = argv[0], .port = argv[1] };
+	uint64_t udp_lost = 0, interval, next;
+
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: roam-traffic probe HOST PORT INTERVAL_MS [TRACE]\n");
+		return 1;
+	}
+	interval = number(argv[2], "interval") * 1000000ull;
+	if (!interval) {
+		fprintf(stderr, "roam-traffic: the interval must not be 0\n");
+		return 1;
+	}
+	if (argc == 4) {
+		pr.trace = fopen(argv[3], "w");
+		if (!pr.trace)
+			die(argv[3]);
+		setvbuf(pr.trace, NULL, _IOLBF, 0);
+	}
+	pr.udp = open_socket(SOCK_DGRAM, pr.host, pr.port, 0);
+	probe_connect(&pr);
+	pr.start_ns = next = now_ns();
+	while (!stop_flag) {
+		struct pollfd p[2] = {
+			{ .fd = pr.tcp, .events = POLLIN },
+			{ .fd = pr.udp, .events = POLLIN },
+		};
+		uint64_t t = now_ns();
+		int timeout;
+
+		if (report_flag) {
+			report_flag = 0;
+			probe_report(&pr, udp_lost);
+		}
+		if (t >= next) {
+			probe_send(&pr);
+			next += interval;
+			continue;
+		}
+		timeout = (next - t) / 1000000 + 1;
+		if (poll(p, 2, timeout) <= 0)
+			continue;
+		if (p[0].revents & (POLLIN | POLLERR | POLLHUP))
+			probe_tcp_in(&pr);
+		if (p[1].revents & POLLIN)
+			udp_lost = probe_udp_in(&pr, udp_lost);
+	}
+	probe_report(&pr, udp_lost);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -258,8 +595,14 @@ int main(int argc, char **argv)
 		return do_recv(SOCK_DGRAM, argv + 2, argc - 2);
 	if (argc >= 2 && !strcmp(argv[1], "tcp-recv"))
 		return do_recv(SOCK_STREAM, argv + 2, argc - 2);
+	if (argc >= 2 && !strcmp(argv[1], "echo"))
+		return do_echo(argv + 2, argc - 2);
+	if (argc >= 2 && !strcmp(argv[1], "probe"))
+		return do_probe(argv + 2, argc - 2);
 	fprintf(stderr,
 		"usage: roam-traffic udp-send|tcp-send HOST PORT INTERVAL_MS [COUNT]\n"
-		"       roam-traffic udp-recv|tcp-recv PORT [SECONDS]\n");
+		"       roam-traffic udp-recv|tcp-recv PORT [SECONDS]\n"
+		"       roam-traffic echo PORT\n"
+		"       roam-traffic probe HOST PORT INTERVAL_MS [TRACE]\n");
 	return 1;
 }
