@@ -12,6 +12,8 @@
 #   - a bad spec or name never reaches ovs-vsctl;
 #   - the migrate filter rewrites <vlan> from the record, and prints
 #     nothing for a domain without records; prepare refuses a bad record;
+#   - records with OpenFlow rules: started installs them renumbered for
+#     the new port, drop-flows deletes them by their exact matches;
 #   - the Xen-style hook's online makes one transaction and writes
 #     hotplug-status connected; a failure writes error and hotplug-error.
 set -uo pipefail
@@ -26,7 +28,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck disable=SC2016 # expanded by the stub
 stub ovs-vsctl '
 [ -z "${STUB_VSCTL_FAIL:-}" ] || { echo "ovs-vsctl: $STUB_VSCTL_FAIL" >&2; exit 1; }
-case " $* " in *" find "*) echo "{\"data\":[],\"headings\":[\"_uuid\"]}" ;; esac'
+case " $* " in
+*" find "*) echo "{\"data\":[],\"headings\":[\"_uuid\"]}" ;;
+*" port-to-br "*) echo br0 ;;
+*" get Interface "*" ofport "*) echo 9 ;;
+esac'
+# ovs-ofctl: what it was given on stdin goes to $scratch/ofctl.in.
+# shellcheck disable=SC2016 # expanded by the stub
+stub ovs-ofctl 'cat >"$(dirname "$STUB_LOG")/ofctl.in"'
 stub ip 'exit 0'
 export PATH=$stubs:$PATH
 export ROAM_XENSTORE=$scratch/xenstore
@@ -101,6 +110,31 @@ check "on vnet3, policing and ofport_request included" \
 	eval "calls ovs-vsctl | grep -F 'ingress_policing_rate=100' | grep -F 'set Interface vnet3 ofport_request=7'"
 check_output "and not the VLANs: libvirt made them from the XML" "" \
 	eval "calls ovs-vsctl | grep -oE 'tag=|vlan_mode|trunks' || true"
+
+# Records with OpenFlow rules: captured at port 5, installed renumbered
+# for the new port (9, the ovs-vsctl stub's), deleted by their matches.
+flows='"ofport": 5, "flows": ["priority=200,in_port=5,dl_src=52:54:00:00:00:01 actions=NORMAL", "priority=100,dl_dst=52:54:00:00:00:01 actions=output:5"]'
+with_flows="{\"version\": 1, \"bridge\": \"br0\", $flows}"
+check "check: a record with rules passes" eval "'$port' check <<<'$with_flows'"
+for bad in '{"version": 1, "flows": ["priority=1 actions=drop"]}' \
+	'{"version": 1, "ofport": 5, "flows": ["priority=1, in_port=5 actions=drop"]}' \
+	'{"version": 1, "ofport": 5, "flows": "priority=1 actions=drop"}'; do
+	check "check refuses $bad with one line" eval "refused_line '$port' check <<<'$bad'"
+done
+meta "$with_flows" >"$scratch/flows.xml"
+: >"$STUB_LOG"
+check "started begin applies a record with rules" \
+	eval "'$port' libvirt-hook g started begin - <'$scratch/flows.xml'"
+check_output "its rules in one ovs-ofctl add-flows on vnet3's bridge" "ovs-ofctl add-flows br0 -" \
+	calls ovs-ofctl
+check_output "renumbered for vnet3's port 9" \
+	"priority=200,in_port=9,dl_src=52:54:00:00:00:01 actions=NORMAL
+priority=100,dl_dst=52:54:00:00:00:01 actions=output:9" cat "$scratch/ofctl.in"
+: >"$STUB_LOG"
+check "drop-flows deletes a domain's rules" eval "'$port' drop-flows <'$scratch/flows.xml'"
+check_output "each by its exact match, in one ovs-ofctl run" \
+	"delete_strict priority=200,in_port=5,dl_src=52:54:00:00:00:01
+delete_strict priority=100,dl_dst=52:54:00:00:00:01" cat "$scratch/ofctl.in"
 
 xs() {
 	"$stubs/xenstore-write" backend/vif/3/0/bridge "$1" backend/vif/3/0/mac 00:16:3e:00:00:03 \
