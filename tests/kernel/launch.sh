@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# launch.sh [--suite kernel|ovs|ovs-kmod] [--pass ours|in-tree]...
+# launch.sh [--suite kernel|ovs|ovs-kmod|vif|migration] [--pass ours|in-tree]...
 #           [--tool FILE]... [--env KEY=VALUE]... [vm-run OPTIONS...]
 #           [-- CASE...]: run a suite in one test host.
 # Each --pass runs the suite against that datapath, in order, in the same
@@ -17,7 +17,9 @@
 # /usr/src/roamswitch-VERSION, roam-port and the hooks in /etc), and the
 # install script meson would run after it (install/dkms-add.sh), for the
 # operator's-install cases; the vif suite also gets the ovs suite's
-# topo.sh and netkit.py, which it builds on.  The ovs-kmod suite gets Open vSwitch's
+# topo.sh and netkit.py, which it builds on, and the migration suite
+# (two hosts: --hosts 2) all of those, and the vif suite's vif.sh and
+# firstrow.py.  The ovs-kmod suite gets Open vSwitch's
 # kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
 # --share ovs-kmod=TREE, not copied into the job.
 set -euo pipefail
@@ -63,7 +65,7 @@ if [ "$suite" = kernel ]; then
 	cp -a "$kdir/build/source/tools/testing/selftests/net/openvswitch" \
 		"$job/selftest"
 fi
-if [ "$suite" = ovs ] || [ "$suite" = vif ]; then
+if [ "$suite" = ovs ] || [ "$suite" = vif ] || [ "$suite" = migration ]; then
 	# meson install's own rules, never against this machine: DESTDIR is
 	# set, so its install script registers nothing.
 	mkdir -p "$job/install"
@@ -76,8 +78,11 @@ if [ "$suite" = ovs ] || [ "$suite" = vif ]; then
 	fi
 	cp "$ROAM_TOP/kernel/dkms-add.sh" "$job/install/"
 fi
-if [ "$suite" = vif ]; then
+if [ "$suite" = vif ] || [ "$suite" = migration ]; then
 	cp "$ROAM_TOP/tests/ovs/topo.sh" "$ROAM_TOP/tests/ovs/netkit.py" "$job/"
+fi
+if [ "$suite" = migration ]; then
+	cp "$ROAM_TOP/tests/vif/vif.sh" "$ROAM_TOP/tests/vif/firstrow.py" "$job/"
 fi
 if [ "$suite" = ovs-kmod ]; then
 	testsuite=$("$ROAM_TOP/images/build-ovs-testsuite.sh")

@@ -213,8 +213,9 @@ iface_bridge() {
 		"$1" "${2:-}"
 }
 
-# dom_xml NAME N IFACE-XML [METADATA-XML]: a domain that boots the nested
-# guest N (direct kernel boot, no disk: it can be saved and migrated).
+# dom_xml NAME N IFACE-XML [METADATA-XML [CMD]]: a domain that boots the
+# nested guest N (direct kernel boot, no disk: it can be saved and
+# migrated), running roam.cmd=CMD if given (images/guest/init).
 dom_xml() {
 	cat <<XML
 <domain type='kvm'>
@@ -226,7 +227,7 @@ dom_xml() {
     <type arch='x86_64'>hvm</type>
     <kernel>/var/lib/roam-guest/bzImage</kernel>
     <initrd>/var/lib/roam-guest/initramfs.cpio.gz</initrd>
-    <cmdline>console=ttyS0 panic=-1 roam.ip=$(guest_ip "$2")/24</cmdline>
+    <cmdline>console=ttyS0 panic=-1 roam.ip=$(guest_ip "$2")/24${5:+ roam.cmd=$5}</cmdline>
   </os>
   <features><acpi/></features>
   <cpu mode='custom'><model>qemu64</model></cpu>

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * roam-migrate-agent: one per host.  It keeps each running guest's port
+ * records (vif-scripts/roam-port: VLANs, policing, QoS, external ids,
+ * ofport_request and the guest's OpenFlow rules) current in the domain's
+ * live <metadata>, so that a plain `virsh migrate --live` carries them
+ * with the domain XML and the destination's qemu hook makes the new port
+ * whole before the guest's CPUs start; it announces the guest from its
+ * new place the moment it resumes there (switchover.c); it drops what the
+ * guest leaves behind, on the source after the migration and on the
+ * destination after a failed one; and it writes one JSON record per
+ * migration and host (timeline.c).
+ *
+ * It talks to libvirt only (domain lifecycle and job-completed events,
+ * metadata), and to Open vSwitch through its tools.  It opens no port:
+ * the agents never talk to each other; what moves, moves with libvirt's
+ * own, authenticated migration.  Everything it does can be done twice:
+ * killed at any point and started again, it sweeps what guests that left
+ * meanwhile left behind, and records the running ones afresh.
+ *
+ *   roam-migrate-agent [--uri URI] [--state-dir DIR] [--timeline FILE]
+ *                      [--roam-port PATH] [--interval MS]
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "guests.h"
+#include "switchover.h"
+
+struct agent {
+	const char *uri;
+	int interval_ms;
+	virConnectPtr conn;
+	int lifecycle_cb, job_cb;	/* event callback ids, -1: none */
+	int refresh_timer;
+	bool reconnect;
+};
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* libvirt reports errors itself too; one line of ours is enough. */
+static void quiet_errors(void *opaque, virErrorPtr err)
+{
+	(void)opaque;
+	(void)err;
+}
+
+static const char *event_name(int event, int detail)
+{
+	switch (event) {
+	case VIR_DOMAIN_EVENT_STARTED:
+		return detail == VIR_DOMAIN_EVENT_STARTED_MIGRATED ?
+		       "incoming (STARTED_MIGRATED)" : "started";
+	case VIR_DOMAIN_EVENT_SUSPENDED:
+		return detail == VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED ?
+		       "guest paused (SUSPENDED_MIGRATED)" : "suspended";
+	case VIR_DOMAIN_EVENT_RESUMED:
+		return detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED ?
+		       "guest resumed (RESUMED_MIGRATED)" : "resumed";
+	case VIR_DOMAIN_EVENT_STOPPED:
+		return detail == VIR_DOMAIN_EVENT_STOPPED_MIGRATED ?
+		       "guest left (STOPPED_MIGRATED)" : "stopped";
+	default:
+		return "other";
+	}
+}
+
+/* The destination: the guest resumed here after its migration. */
+static void on_resumed_here(virDomainPtr dom, struct guest *g)
+{
+	static const int delays[] = SWITCHOVER_ANNOUNCE_DELAYS;
+	struct timespec ts;
+	int i, prev = 0;
+
+	for (i = 0; i < (int)(sizeof(delays) / sizeof(delays[0])); i++) {
+		ts.tv_sec = (delays[i] - prev) / 1000;
+		ts.tv_nsec = (delays[i] - prev) % 1000 * 1000000L;
+		nanosleep(&ts, NULL);
+		prev = delays[i];
+		if (switchover_announce(dom) > 0)
+			timeline_event(&g->tl, "announced", "agent");
+	}
+	guest_refresh(dom);
+}
+
+static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
+			int detail, void *opaque)
+{
+	const char *what = event_name(event, detail);
+	struct guest *g = guest_get(dom);
+
+	(void)conn;
+	(void)opaque;
+	if (!g)
+		return 0;
+	switch (event) {
+	case VIR_DOMAIN_EVENT_STARTED:
+		if (detail != VIR_DOMAIN_EVENT_STARTED_MIGRATED) {
+			guest_refresh(dom);
+			break;
+		}
+		/* Prepare is done: the started hook has made the port. */
+		timeline_begin(&g->tl, g->name, "destination");
+		timeline_event(&g->tl, "port and rules ready", "libvirt " "STARTED_MIGRATED");
+		guest_adopt(dom);
+		break;
+	case VIR_DOMAIN_EVENT_SUSPENDED:
+		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)
+			break;
+		if (!timeline_open(&g->tl, "source"))
+			timeline_begin(&g->tl, g->name, "source");
+		timeline_event(&g->tl, "guest paused", "libvirt SUSPENDED_MIGRATED");
+		break;
+	case VIR_DOMAIN_EVENT_RESUMED:
+		if (detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED &&
+		    timeline_open(&g->tl, "destination")) {
+			timeline_event(&g->tl, "guest resumed", "libvirt RESUMED_MIGRATED");
+			on_resumed_here(dom, g);
+			break;
+		}
+		/* the source, after a migration that failed or was
+		 * cancelled: the guest runs on here, nothing moved */
+		if (timeline_open(&g->tl, "source")) {
+			timeline_event(&g->tl, "migration failed, guest resumed here",
+				       "libvirt RESUMED");
+			timeline_end(&g->tl);
+		}
+		guest_refresh(dom);
+		break;
+	case VIR_DOMAIN_EVENT_STOPPED:
+		if (detail == VIR_DOMAIN_EVENT_STOPPED_MIGRATED) {
+			if (!timeline_open(&g->tl, "source"))
+				timeline_begin(&g->tl, g->name, "source");
+			timeline_event(&g->tl, "guest left", "libvirt STOPPED_MIGRATED");
+		} else if (timeline_open(&g->tl, "destination")) {
+			timeline_event(&g->tl, "incoming guest stopped (migration failed)",
+				       "libvirt STOPPED");
+		}
+		guest_forget(g);	/* its rules go, its record is emitted */
+		return 0;
+	default:
+		break;
+	}
+	fprintf(stderr, "roam-migrate-agent: %s: %s\n", virDomainGetName(dom), what);
+	return 0;
+}
+
+static void on_job_completed(virConnectPtr conn, virDomainPtr dom,
+			     virTypedParameterPtr params, int nparams,
+			     void *opaque)
+{
+	struct guest *g = guest_get(dom);
+	unsigned long long downtime;
+
+	(void)conn;
+	(void)opaque;
+	if (!g || !timeline_open(&g->tl, NULL))
+		return;
+	timeline_event(&g->tl, "job completed", "libvirt JOB_COMPLETED");
+	if (virTypedParamsGetULLong(params, nparams, VIR_DOMAIN_JOB_DOWNTIME,
+				    &downtime) == 1)
+		timeline_set_int(&g->tl, "downtime_ms", (long long)downtime);
+	if (timeline_open(&g->tl, "destination"))
+		timeline_end(&g->tl);
+}
+
+/* Every running guest that no job holds: record its ports. */
+static void refresh_all(int timer, void *opaque)
+{
+	struct agent *a = opaque;
+	virDomainPtr *doms = NULL;
+	int i, n;
+
+	(void)timer;
+	if (!a->conn)
+		return;
+	n = virConnectListAllDomains(a->conn, &doms, VIR_CONNECT_LIST_DOMAINS_RUNNING);
+	for (i = 0; i < n; i++) {
+		virDomainJobInfo job;
+
+		if (!virDomainGetJobInfo(doms[i], &job) && job.type == VIR_DOMAIN_JOB_NONE)
+			guest_refresh(doms[i]);
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+}
+
+static void on_close(virConnectPtr conn, int reason, void *opaque)
+{
+	struct agent *a = opaque;
+
+	(void)conn;
+	fprintf(stderr, "roam-migrate-agent: the connection to libvirt closed (reason %d)\n",
+		reason);
+	a->reconnect = true;
+}
+
+static void agent_disconnect(struct agent *a)
+{
+	if (!a->conn)
+		return;
+	if (a->lifecycle_cb >= 0)
+		virConnectDomainEventDeregisterAny(a->conn, a->lifecycle_cb);
+	if (a->job_cb >= 0)
+		virConnectDomainEventDeregisterAny(a->conn, a->job_cb);
+	virConnectUnregisterCloseCallback(a->conn, on_close);
+	virConnectClose(a->conn);
+	a->conn = NULL;
+	a->lifecycle_cb = a->job_cb = -1;
+}
+
+static int agent_connect(struct agent *a)
+{
+	a->reconnect = false;
+	a->conn = virConnectOpen(a->uri);
+	if (!a->conn)
+		goto err;
+	if (virConnectSetKeepAlive(a->conn, 5, 3) < 0)
+		goto err_close;
+	if (virConnectRegisterCloseCallback(a->conn, on_close, a, NULL))
+		goto err_close;
+	a->lifecycle_cb = virConnectDomainEventRegisterAny(a->conn, NULL,
+		VIR_DOMAIN_EVENT_ID_LIFECYCLE, VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle),
+		a, NULL);
+	a->job_cb = virConnectDomainEventRegisterAny(a->conn, NULL,
+		VIR_DOMAIN_EVENT_ID_JOB_COMPLETED,
+		VIR_DOMAIN_EVENT_CALLBACK(on_job_completed), a, NULL);
+	if (a->lifecycle_cb < 0 || a->job_cb < 0)
+		goto err_close;
+	/* what happened while nobody watched */
+	guests_sweep(a->conn);
+	refresh_all(-1, a);
+	return 0;
+
+err_close:
+	agent_disconnect(a);
+err:
+	fprintf(stderr, "roam-migrate-agent: cannot connect to %s: %s\n", a->uri,
+		virGetLastErrorMessage());
+	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: roam-migrate-agent [--uri URI] [--state-dir DIR] [--timeline FILE]\n"
+		   "                          [--roam-port PATH] [--interval MS]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "uri", required_argument, NULL, 'u' },
+		{ "state-dir", required_argument, NULL, 's' },
+		{ "timeline", required_argument, NULL, 't' },
+		{ "roam-port", required_argument, NULL, 'r' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *state_dir = "/run/roam-migrate-agent", *timeline = NULL;
+	const char *roam_port = "roam-port";
+	struct agent a = {
+		.uri = "qemu:///system", .interval_ms = 2000,
+		.lifecycle_cb = -1, .job_cb = -1,
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	int c, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'u': a.uri = optarg; break;
+		case 's': state_dir = optarg; break;
+		case 't': timeline = optarg; break;
+		case 'r': roam_port = optarg; break;
+		case 'i':
+			a.interval_ms = atoi(optarg);
+			if (a.interval_ms < 100) {
+				fprintf(stderr, "roam-migrate-agent: --interval must be at least 100 ms\n");
+				return 1;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a helper that stops reading its stdin */
+	virSetErrorFunc(NULL, quiet_errors);
+	if (virInitialize() || virEventRegisterDefaultImpl())
+		return 1;
+	if (timeline_init(timeline))
+		return 1;
+	if (guests_init(state_dir, roam_port))
+		goto out_timeline;
+	a.refresh_timer = virEventAddTimeout(a.interval_ms, refresh_all, &a, NULL);
+	if (a.refresh_timer < 0)
+		goto out_guests;
+	while (!stopping) {
+		if (!a.conn || a.reconnect) {
+			agent_disconnect(&a);
+			if (agent_connect(&a)) {
+				sleep(1);
+				continue;
+			}
+		}
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	}
+	rc = 0;
+	virEventRemoveTimeout(a.refresh_timer);
+	agent_disconnect(&a);
+out_guests:
+	guests_uninit();
+out_timeline:
+	timeline_uninit();
+	return rc;
+}

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The scenario with roam-migrate-agent on both hosts (mig.sh scenario),
+# MIG_TRIPS round trips (5 in CI), then each host's timeline: every
+# destination had the guest's port and rules ready before the guest
+# resumed.
+# roam: limit 1800
+
+# shellcheck source=../mig.sh
+. ./mig.sh
+
+mig_case agent && return 0
+check "host 1: the agent runs (systemd)" agent_start
+check "host 2: the agent runs (systemd)" peer agent_start
+scenario agent "${MIG_TRIPS:-5}"
+for h in 1 2; do
+	check "host $h's timeline: ports and rules ready before every resume" \
+		timeline_check "$h"
+done
+check "host 1: the agent stops" systemctl stop roam-migrate-agent
+check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent"
+peer_done

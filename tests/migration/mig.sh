@@ -1,0 +1,466 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# mig.sh: the migration suite's shared parts, on top of the vif suite's
+# vif.sh (and so topo.sh, netns.sh and tests/lib).  Two full-boot hosts,
+# cabled twice (tests/vm-run.sh --hosts 2):
+#
+#   roam-host1                                  roam-host2
+#   guest g1 (starts here, VLAN 10)             ns1 peer 198.51.100.1 (p1 tag=10)
+#   ns2 observer 198.51.100.2 (p2 tag=20)       ns4 beacon 198.51.100.4 (p4 tag=20)
+#     |                                           |
+#   br0 --- $ROAM_UPLINK (trunk 10,20) ====== $ROAM_UPLINK --- br0
+#   eth0 192.0.2.1 ========= host link ========= eth0 192.0.2.2
+#                  (libvirt, the migration stream, this suite's RPC)
+#
+# Host 1 conducts: its cases run the scenario and ask host 2 for what
+# must happen there with `peer CMD`, which host 2 runs in its own copy of
+# this job (mig_serve), this file sourced.  The guest runs `roam-traffic
+# echo` on 198.51.100.21:7000; ns1 keeps `roam-traffic probe` going to it
+# (one TCP exchange and one UDP datagram every 10 ms), and its report for
+# the window around each migration is that migration's measurement.
+
+# shellcheck source=../vif/vif.sh
+. ./vif.sh
+# shellcheck source=../lib/wait.sh
+. lib/wait.sh
+
+MIG=/run/roam-mig
+mkdir -p "$MIG"
+GUEST=g1
+GUEST_IP=$(guest_ip 1)
+GUEST_MAC=$(guest_mac 1)
+ECHO_PORT=7000
+# the ACL of the scenario's orchestrator step: nobody reaches the
+# guest's TCP port 7001 (the echo does not listen there: without the
+# rule the guest answers with a RST, with it nothing comes back)
+ACL_PORT=7001
+ACL="priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
+# the orchestrator's policing of the guest's port (kbit/s, kbit)
+POLICE_RATE=20000
+POLICE_BURST=2000
+host_name() { echo "roam-host$1"; }
+host_addr() { echo "192.0.2.$1"; }
+libvirt_uri() { echo "qemu+tcp://$(host_name "$1")/system"; }
+
+# mig_bridge: br0, with the uplink as a trunk of VLANs 10 and 20.
+mig_bridge() {
+	"${VSCTL[@]}" --may-exist add-br br0 \
+		-- --may-exist add-port br0 "$ROAM_UPLINK" trunks=10,20 vlan_mode=trunk
+}
+
+# ns_access N VLAN: nsN (198.51.100.N, see netns.sh) on an access port of
+# br0 in VLAN.
+ns_access() {
+	ns_add "$1" && "${VSCTL[@]}" add-port br0 "p$1" tag="$2"
+}
+
+# The RPC between the hosts, over their shared directory: host 1 writes a
+# command, host 2 runs it in a bash that has sourced this file (so helpers
+# and the job's tools are there), and answers with its output and status.
+# A command that must outlive its call runs in the background with
+# setsid, its output to a file.
+RPC=$ROAM_SHARED/.rpc
+rpc_n=0
+
+# mig_serve TOPIC: host 2 runs host 1's commands for TOPIC (a case) until
+# host 1 says "done" (peer_done TOPIC).
+mig_serve() {
+	local topic=$1 n=0 f
+
+	mkdir -p "$RPC"
+	while :; do
+		f=$RPC/$topic.$n
+		wait_for 36000 test -e "$f.cmd" || return 1
+		[ "$(cat "$f.cmd")" != __done__ ] || return 0
+		bash -c ". ./mig.sh && $(cat "$f.cmd")" >"$f.out.tmp" 2>&1 </dev/null
+		echo $? >"$f.rc.tmp"
+		mv "$f.out.tmp" "$f.out"
+		mv "$f.rc.tmp" "$f.rc"
+		n=$((n + 1))
+	done
+}
+
+# peer CMD: run CMD (one string, shell syntax) on host 2 within the
+# current case; print its output, return its status (124: no answer in
+# 300 s).
+peer() {
+	local f=$RPC/$MIG_TOPIC.$rpc_n
+
+	rpc_n=$((rpc_n + 1))
+	mkdir -p "$RPC"
+	printf '%s\n' "$1" >"$f.cmd.tmp" && mv "$f.cmd.tmp" "$f.cmd" || return 1
+	wait_for 1500 test -e "$f.rc" || {
+		echo "host 2 did not answer '$1' within 300 s"
+		return 124
+	}
+	cat "$f.out"
+	return "$(cat "$f.rc")"
+}
+
+# peer_done: host 2's part of the current case ends.
+peer_done() {
+	printf '__done__\n' >"$RPC/$MIG_TOPIC.$rpc_n.cmd"
+}
+
+# mig_case TOPIC: on host 2, serve TOPIC and return 0 (the case then ends
+# there: `mig_case NAME || return 0` at its top); on host 1, return 1 and
+# let the case go on, with peer commands under TOPIC.
+mig_case() {
+	MIG_TOPIC=$1
+	if [ "$ROAM_HOST_INDEX" -eq 2 ]; then
+		check "host 2 served host 1's commands for $1" mig_serve "$1"
+		return 0
+	fi
+	return 1
+}
+
+# guest_dom_xml: the guest's domain: VLAN-less on br0 (the orchestrator
+# sets its VLAN on the port), echoing on $ECHO_PORT.
+guest_dom_xml() {
+	dom_xml "$GUEST" 1 "$(iface_bridge "$GUEST_MAC")" "" "echo,$ECHO_PORT"
+}
+
+# guest_port: the guest's port on this host.
+guest_port() {
+	local port
+
+	port=$(dom_tap "$GUEST") || return 1
+	[ -n "$port" ] || { echo "$GUEST has no port here"; return 1; }
+	echo "$port"
+}
+
+# console_says TEXT: the guest's console (on this host) holds TEXT.
+console_says() {
+	grep -F -- "$1" "/var/log/roam-$GUEST.console" >/dev/null
+}
+
+# orchestrate: what an orchestrator does to the running guest's port on
+# host 1, outside libvirt: its VLAN, its policing, and its ACL.
+orchestrate() {
+	local port
+
+	port=$(guest_port) || return 1
+	"${VSCTL[@]}" set Port "$port" tag=10 \
+		-- set Interface "$port" ingress_policing_rate=$POLICE_RATE \
+		ingress_policing_burst=$POLICE_BURST &&
+		ovs-ofctl add-flow br0 "$ACL"
+}
+
+# port_settings [HOST]: the guest's port's VLAN and policing there, and
+# whether its ACL is in br0 ("tag=10 rate=20000 burst=2000 acl=1").
+port_settings() {
+	local port acl
+
+	if [ "${1:-1}" = 2 ]; then
+		peer port_settings
+		return
+	fi
+	port=$(guest_port) || return 1
+	acl=$(ovs-ofctl dump-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT") ||
+		return 1
+	printf 'tag=%s rate=%s burst=%s acl=%s\n' \
+		"$("${VSCTL[@]}" get Port "$port" tag)" \
+		"$("${VSCTL[@]}" get Interface "$port" ingress_policing_rate)" \
+		"$("${VSCTL[@]}" get Interface "$port" ingress_policing_burst)" \
+		"$(grep -c 'actions=drop' <<<"$acl")"
+}
+
+# probe_start MODE: ns1 (host 2) starts probing the guest; its reports go
+# to $MIG/probe.MODE, its trace to $MIG/trace.MODE.
+probe_start() {
+	setsid ip netns exec ns1 "$ROAM_GUEST/roam-traffic" probe "$GUEST_IP" \
+		"$ECHO_PORT" 10 "$MIG/trace.$1" >"$MIG/probe.$1" 2>&1 </dev/null &
+	echo $! >"$MIG/probe.pid"
+}
+
+# probe_window MODE N: the report of the window that ends now, the N-th
+# (from 1); the next window starts.
+probe_window() {
+	kill -USR1 "$(cat "$MIG/probe.pid")" || return 1
+	wait_for 50 eval "[ \$(grep -c '^probe:' '$MIG/probe.$1') -ge $2 ]" || {
+		echo "probe wrote no report $2:"
+		cat "$MIG/probe.$1"
+		return 1
+	}
+	grep '^probe:' "$MIG/probe.$1" | sed -n "$2p"
+}
+
+# probe_stop: the probe ends (its last report is not a window's).
+probe_stop() {
+	local pid
+
+	pid=$(cat "$MIG/probe.pid") || return 1
+	kill "$pid" && wait_for_exit "$pid" 50
+}
+
+# events_start: both hosts' libvirt events, as virsh prints them, in
+# $MIG/events.N (read by downtime).
+ev_pids=()
+events_start() {
+	local n
+
+	for n in 1 2; do
+		virsh -c "$(libvirt_uri "$n")" event --all --loop --timestamp \
+			>"$MIG/events.$n" 2>&1 &
+		ev_pids+=($!)
+	done
+}
+
+events_stop() {
+	[ ${#ev_pids[@]} -eq 0 ] || kill "${ev_pids[@]}" 2>/dev/null
+	ev_pids=()
+	return 0
+}
+
+# downtimes N: the downtimes (ms) of the job-completed events that host N
+# reported so far, one a line.
+downtimes() {
+	awk '/event .job-completed./ { job = 1; next }
+		job && $1 == "downtime:" { print $2; job = 0 }
+		/^[^\t]/ { job = 0 }' "$MIG/events.$1"
+}
+
+# migrate FROM TO: live-migrate the guest from host FROM to host TO the
+# way FACTS.md's libvirt settings say, the stream over the host link;
+# prints the VM downtime libvirt reported (the source's job-completed
+# event; the destination's when the source sent none within 30 s).
+migrate() {
+	local from=$1 to=$2 before_src before_dst dt
+
+	before_src=$(downtimes "$from" | wc -l)
+	before_dst=$(downtimes "$to" | wc -l)
+	virsh -c "$(libvirt_uri "$from")" migrate --live "$GUEST" \
+		"$(libvirt_uri "$to")" --migrateuri "tcp://$(host_addr "$to")" ||
+		return 1
+	if wait_for 150 eval "[ \$(downtimes $from | wc -l) -gt $before_src ]"; then
+		dt=$(downtimes "$from" | sed -n "$((before_src + 1))p")
+	elif [ "$(downtimes "$to" | wc -l)" -gt "$before_dst" ]; then
+		dt=$(downtimes "$to" | sed -n "$((before_dst + 1))p")
+	else
+		echo "no job-completed event with a downtime from either host"
+		return 1
+	fi
+	echo "$dt"
+}
+
+# field LINE KEY: KEY's value in a "key=value ..." line.
+field() {
+	sed -nE "s/.*(^| )$2=([^ ]*).*/\\2/p" <<<"$1"
+}
+
+# uplink_cap NAME: capture every frame of the guest's MAC on this host's
+# uplink, both ways, in $CAPS/NAME, in the background (it outlives a peer
+# call); uplink_counts NAME stops it and prints "untagged=U vlan10=T".
+uplink_cap() {
+	rm -f "$CAPS/$1" "$CAPS/$1.err"
+	setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q inout -nn -e -l \
+		ether host "$GUEST_MAC" >"$CAPS/$1" 2>"$CAPS/$1.err" </dev/null &
+	echo $! >"$MIG/$1.pid"
+	wait_for 100 grep -q 'listening on' "$CAPS/$1.err" || {
+		cat "$CAPS/$1.err"
+		return 1
+	}
+}
+
+uplink_counts() {
+	local pid
+
+	pid=$(cat "$MIG/$1.pid") || return 1
+	kill -INT "$pid" && wait_for_exit "$pid" 50 || return 1
+	awk '/ > / && !/ethertype 802\.1Q/ { u++ }
+		/ethertype 802\.1Q.*vlan 10,/ { t++ }
+		END { printf "untagged=%d vlan10=%d\n", u, t }' "$CAPS/$1"
+}
+
+# br0_ports [HOST]: br0's ports there, the uplink's name as "uplink" and
+# the guest's tap as "guest", sorted, on one line.
+br0_ports() {
+	local out
+
+	if [ "${1:-1}" = 2 ]; then
+		peer br0_ports
+		return
+	fi
+	out=$("${VSCTL[@]}" list-ports br0) || return 1
+	sed -e "s/^$ROAM_UPLINK\$/uplink/" -e 's/^vnet[0-9]*$/guest/' <<<"$out" |
+		sort | paste -sd ' '
+}
+
+# guest_rules [HOST]: how many OpenFlow rules of br0 there name the
+# guest's MAC.
+guest_rules() {
+	local out
+
+	if [ "${1:-1}" = 2 ]; then
+		peer guest_rules
+		return
+	fi
+	out=$(ovs-ofctl dump-flows br0) || return 1
+	grep -c -i -F -- "$GUEST_MAC" <<<"$out" || true
+}
+
+# recorded: the guest's live <metadata> holds its port's record with the
+# orchestrator's VLAN and its ACL (what the agent keeps current).
+recorded() {
+	local out
+
+	out=$(virsh -q metadata "$GUEST" urn:roamswitch:port-records:1) || return 1
+	grep -F '&quot;tag&quot;: 10' <<<"$out" >/dev/null &&
+		grep -F "tp_dst=$ACL_PORT actions=drop" <<<"$out" >/dev/null
+}
+
+# agent_start: the agent, started by systemd the way `meson install`
+# installed it.
+agent_start() {
+	systemctl daemon-reload && systemctl start roam-migrate-agent &&
+		systemctl is-active roam-migrate-agent
+}
+
+# timeline_check HOST: every destination record in HOST's timeline file
+# has the port and its rules ready before the guest resumed; prints the
+# records.
+AGENT_TIMELINE=/var/log/roam-migrate-agent/migrations.json
+timeline_check() {
+	if [ "$1" = 2 ]; then
+		peer "timeline_check 1"
+		return
+	fi
+	[ -s "$AGENT_TIMELINE" ] || { echo "no timeline in $AGENT_TIMELINE"; return 1; }
+	cat "$AGENT_TIMELINE"
+	python3 -c '
+import json, sys
+bad = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["role"] != "destination":
+        continue
+    t = {e["what"]: e["t"] for e in r["events"]}
+    if not ("port and rules ready" in t and "guest resumed" in t and
+            t["port and rules ready"] <= t["guest resumed"]):
+        print("not ready before the resume:", line.strip())
+        bad = 1
+sys.exit(bad)' "$AGENT_TIMELINE"
+}
+
+# expect MODE DESC WANT CMD...: with the agent, a check that CMD prints
+# WANT; without it (the baseline), what CMD printed, as a diagnostic:
+# the baseline shows what the agent changes, it is not held to it.
+expect() {
+	local mode=$1 desc=$2 want=$3 got
+	shift 3
+
+	if [ "$mode" = agent ]; then
+		check_output "[$mode] $desc" "$want" "$@"
+		return
+	fi
+	got=$("$@" 2>&1)
+	tap_diag "[$mode] $desc: '$got' (the agent's target: '$want')"
+}
+
+# scenario MODE ROUND-TRIPS: the suite's scenario (issue 17) on host 1:
+# the guest starts on host 1, the orchestrator sets its port's VLAN,
+# policing and ACL, ns1 on host 2 probes it, and it migrates to host 2
+# and back ROUND-TRIPS times.  MODE agent runs it with the agents, MODE
+# baseline without them: there the operator records the port's settings
+# with `roam-port save` (the vif hooks' part: the VLAN and policing then
+# follow the guest) and nothing else moves.  Each migration's downtime
+# and probe window go to $MIG/results.MODE; the closing line is printed
+# as "mig-summary MODE: ...", for the suite's wrapper (suite.sh).
+scenario() {
+	local mode=$1 trips=$2 results=$MIG/results.$1 i from=1 to=2 dt w
+	local settings="tag=10 rate=$POLICE_RATE burst=$POLICE_BURST acl=1"
+
+	: >"$results"
+	events_start
+	cap_start obs 2 eth0 in
+	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap up1
+	check "[$mode] host 2 captures the guest's frames on its uplink" peer "uplink_cap up2"
+	check "[$mode] the observer's capture runs" cap_ready obs
+	check "[$mode] the observer's control: it hears host 2's beacon on VLAN 20" \
+		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
+	guest_dom_xml >"$MIG/$GUEST.xml"
+	check "[$mode] start the guest on host 1 (transient)" \
+		virsh -q create "$MIG/$GUEST.xml"
+	check "[$mode] the guest's echo listens" \
+		wait_for 600 console_says "echo: listening on $ECHO_PORT"
+	check "[$mode] the orchestrator sets the port's VLAN and policing, and an ACL" \
+		orchestrate
+	if [ "$mode" = baseline ]; then
+		check "[$mode] the operator records the port: roam-port save" \
+			"$ROAM_PORT" save "$GUEST"
+	fi
+	check_output "[$mode] host 1: the guest's port has them" "$settings" port_settings 1
+	if [ "$mode" = agent ]; then
+		check "[$mode] the agent records them in the domain's live metadata" \
+			wait_for 150 recorded
+	fi
+	check "[$mode] the peer starts probing the guest" peer "probe_start $mode"
+	sleep 3
+	w=$(peer "probe_window $mode 1")
+	check "[$mode] TCP and UDP flow before any migration ($w)" \
+		positive "$(field "$w" tcp_echoed)"
+	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
+	for ((i = 1; i <= 2 * trips; i++)); do
+		if ! dt=$(migrate "$from" "$to" 2>&1); then
+			tap_not_ok "[$mode] migration $i, host $from to host $to"
+			tap_diag "$dt"
+			break
+		fi
+		tap_ok "[$mode] migration $i, host $from to host $to (downtime $dt ms)"
+		sleep 4
+		w=$(peer "probe_window $mode $((i + 1))") || w="no report: $w"
+		echo "downtime=$dt $w" >>"$results"
+		tap_diag "[$mode] migration $i: $w"
+		check_output "[$mode] migration $i: no TCP message lost or repeated, no reset" \
+			"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
+		expect "$mode" "migration $i: host $to: the guest's port kept its settings" \
+			"$settings" port_settings "$to"
+		expect "$mode" "migration $i: host $from: no rule of the guest's is left" \
+			0 guest_rules "$from"
+		from=$((3 - from)) to=$((3 - to))
+	done
+	check "[$mode] the probe stops" peer probe_stop
+	check "[$mode] the guest is destroyed where it runs" \
+		virsh -c "$(libvirt_uri "$from")" -q destroy "$GUEST"
+	events_stop
+	cap_stop
+	check_output "[$mode] the observer on VLAN 20 saw nothing of the guest's" 0 \
+		count_lines obs "$GUEST_MAC|$GUEST_IP"
+	check "[$mode] ... but it saw the beacon (the capture's control)" \
+		positive "$(count_lines obs "$(ns_ip 4) > ")"
+	for i in 1 2; do
+		if [ "$i" = 1 ]; then w=$(uplink_counts up1); else w=$(peer "uplink_counts up2"); fi
+		check_output "[$mode] host $i's uplink carried nothing of the guest's untagged" \
+			0 field "$w" untagged
+		check "[$mode] ... and its frames tagged 10 (the control: $w)" \
+			positive "$(field "$w" vlan10)"
+	done
+	check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports 1
+	check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" br0_ports 2
+	ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
+	allow_stop_warnings
+	echo "mig-summary $mode: $(summarize "$results")"
+}
+
+# summarize FILE: the suite's closing line for the measurements in FILE
+# (one "downtime=D probe: ..." line per migration).
+summarize() {
+	awk '{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2]
+		}
+		n++
+		resets += v["resets"]
+		lost += v["tcp_lost"]
+		if (v["tcp_max_gap_ms"] + 0 > gap) gap = v["tcp_max_gap_ms"] + 0
+		if (v["downtime"] + 0 > down) down = v["downtime"] + 0
+		ulost += v["udp_lost"]
+		sent += v["udp_sent"]
+	}
+	END {
+		printf "migrations %d, resets %d, lost %d, max gap %d ms, max downtime %d ms, udp lost %d of %d\n",
+			n, resets, lost, gap, down, ulost, sent
+	}' "$1"
+}
