@@ -11,7 +11,8 @@
 . ./mig.sh
 
 check_output "no domain is left" "" virsh -q list --all --name
-check "the namespaces go" ns_del 1 2 4
+ns_del 1 2 4
+check_output "the namespaces are gone" "" ip netns list
 check "del-br br0" "${VSCTL[@]}" del-br br0
 check_output "no bridge is left but $KEEP" "$KEEP" "${VSCTL[@]}" list-br
 check "del-br $KEEP" "${VSCTL[@]}" del-br "$KEEP"
