@@ -306,7 +306,7 @@ recorded() {
 	local out
 
 	out=$(virsh -q metadata "$GUEST" urn:roamswitch:port-records:1) || return 1
-	grep -F '&quot;tag&quot;: 10' <<<"$out" >/dev/null &&
+	grep -E '(&quot;|")tag(&quot;|"): 10[,}]' <<<"$out" >/dev/null &&
 		grep -F "tp_dst=$ACL_PORT actions=drop" <<<"$out" >/dev/null
 }
 
