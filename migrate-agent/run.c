@@ -135,6 +135,9 @@ int run_cmd(const char *const argv[], const char *in, char **out, int timeout_ms
 	}
 	close(to_child[0]);
 	close(from_child[1]);
+	/* a blocking write of a big stdin would wait for the child, which
+	 * may be waiting for us to read its stdout */
+	fcntl(to_child[1], F_SETFL, O_NONBLOCK);
 	rc = exchange(to_child[1], from_child[0], in, out, deadline);
 	if (rc) {
 		fprintf(stderr, "roam-migrate-agent: %s took over %d ms, killed\n",

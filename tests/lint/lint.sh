@@ -168,7 +168,7 @@ quiet-pipes)
 userspace)
 	scratch=$(mktemp -d)
 	trap 'rm -rf "$scratch"' EXIT
-	if ! out=$(meson setup --fatal-meson-warnings -Dwerror=true \
+	if ! out=$(meson setup --fatal-meson-warnings -Dwerror=true -Dmigrate_agent=enabled \
 		"$scratch" "$ROAM_TOP" 2>&1); then
 		findings=$out
 	elif ! out=$(meson compile -C "$scratch" 2>&1); then
