@@ -440,6 +440,7 @@ scenario() {
 	check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" br0_ports 2
 	ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
 	allow_stop_warnings
+	peer allow_stop_warnings >/dev/null
 	echo "mig-summary $mode: $(summarize "$results")"
 }
 
