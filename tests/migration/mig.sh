@@ -24,6 +24,8 @@
 . ./vif.sh
 # shellcheck source=../lib/wait.sh
 . lib/wait.sh
+# shellcheck source=measure.sh
+. ./measure.sh
 
 MIG=/run/roam-mig
 mkdir -p "$MIG"
@@ -213,14 +215,6 @@ events_stop() {
 	return 0
 }
 
-# downtimes N: the downtimes (ms) of the job-completed events that host N
-# reported so far, one a line.
-downtimes() {
-	awk '/event .job-completed./ { job = 1; next }
-		job && $1 == "downtime:" { print $2; job = 0 }
-		/^[^\t]/ { job = 0 }' "$MIG/events.$1"
-}
-
 # migrate FROM TO: live-migrate the guest from host FROM to host TO the
 # way FACTS.md's libvirt settings say, the stream over the host link;
 # prints the VM downtime libvirt reported (the source's job-completed
@@ -242,11 +236,6 @@ migrate() {
 		return 1
 	fi
 	echo "$dt"
-}
-
-# field LINE KEY: KEY's value in a "key=value ..." line.
-field() {
-	sed -nE "s/.*(^| )$2=([^ ]*).*/\\2/p" <<<"$1"
 }
 
 # uplink_cap NAME: capture every frame of the guest's MAC on this host's
@@ -441,27 +430,6 @@ scenario() {
 	ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
 	allow_stop_warnings
 	peer allow_stop_warnings >/dev/null
+	check "[$mode] every migration was measured" summarize "$results"
 	echo "mig-summary $mode: $(summarize "$results")"
-}
-
-# summarize FILE: the suite's closing line for the measurements in FILE
-# (one "downtime=D probe: ..." line per migration).
-summarize() {
-	awk '{
-		for (i = 1; i <= NF; i++) {
-			split($i, kv, "=")
-			v[kv[1]] = kv[2]
-		}
-		n++
-		resets += v["resets"]
-		lost += v["tcp_lost"]
-		if (v["tcp_max_gap_ms"] + 0 > gap) gap = v["tcp_max_gap_ms"] + 0
-		if (v["downtime"] + 0 > down) down = v["downtime"] + 0
-		ulost += v["udp_lost"]
-		sent += v["udp_sent"]
-	}
-	END {
-		printf "migrations %d, resets %d, lost %d, max gap %d ms, max downtime %d ms, udp lost %d of %d\n",
-			n, resets, lost, gap, down, ulost, sent
-	}' "$1"
 }

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# measure.sh: reading the migration suite's measurements, apart from
+# everything that needs a host, so that the unit suite can feed it what
+# virsh and roam-traffic print (tests/unit/migration-measure.sh).
+#
+#   downtimes N      the job-completed downtimes in host N's event log
+#   field LINE KEY   KEY's value in a "key=value ..." line
+#   summarize FILE   the closing line for a results file
+
+# downtimes N: the downtimes (ms) of the job-completed events that host N
+# reported so far, one a line.
+downtimes() {
+	awk '/event .job-completed./ { job = 1; next }
+		job && $1 == "downtime:" { print $2; job = 0 }
+		/^[^\t]/ { job = 0 }' "${MIG_EVENTS:-$MIG/events}.$1"
+}
+
+# field LINE KEY: KEY's value in a "key=value ..." line.
+field() {
+	sed -nE "s/.*(^| )$2=([^ ]*).*/\\2/p" <<<"$1"
+}
+
+# summarize FILE: the suite's closing line for the measurements in FILE
+# (one "downtime=D probe: ..." line per migration); fails, naming it, if
+# a line lacks the probe's report or the downtime: an incomplete
+# measurement never reads as a good one.
+summarize() {
+	awk '!/ tcp_sent=[0-9]/ || !/^downtime=[0-9]/ {
+		printf "migration %d has no complete measurement: %s\n", NR, $0 > "/dev/stderr"
+		bad = 1
+	}
+	{
+		delete v
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2]
+		}
+		n++
+		resets += v["resets"]
+		lost += v["tcp_lost"]
+		if (v["tcp_max_gap_ms"] + 0 > gap) gap = v["tcp_max_gap_ms"] + 0
+		if (v["downtime"] + 0 > down) down = v["downtime"] + 0
+		ulost += v["udp_lost"]
+		sent += v["udp_sent"]
+	}
+	END {
+		if (bad || !n)
+			exit 1
+		printf "migrations %d, resets %d, lost %d, max gap %.0f ms, max downtime %d ms, udp lost %d of %d\n",
+			n, resets, lost, gap, down, ulost, sent
+	}' "$1"
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The migration suite's readings (tests/migration/measure.sh), fed what
+# virsh event and roam-traffic probe print: downtimes only from
+# job-completed events, the closing line's sums and maxima, and an
+# incomplete measurement failing rather than reading as a good one.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=../migration/measure.sh
+. "$top/tests/migration/measure.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+MIG_EVENTS=$scratch/events
+# fails CMD...: CMD fails (its message is not the point here).
+fails() { ! "$@" 2>/dev/null; }
+
+printf '%s\n' \
+	"2026-12-04 19:40:01.100+0000: event 'lifecycle' for domain 'g1': Suspended Migrated" \
+	"2026-12-04 19:40:02.200+0000: event 'job-completed' for domain 'g1':" \
+	"	operation: 3" "	downtime: 812" "	time_elapsed: 23000" \
+	"2026-12-04 19:40:03.000+0000: event 'tunable' for domain 'g1':" \
+	"	downtime: 999" \
+	"2026-12-04 19:41:02.200+0000: event 'job-completed' for domain 'g1':" \
+	"	time_elapsed: 100" \
+	"2026-12-04 19:42:02.200+0000: event 'job-completed' for domain 'g1':" \
+	"	downtime: 655" >"$MIG_EVENTS.1"
+check_output "downtimes: each job-completed event's, in order, no other event's" \
+	"812
+655" downtimes 1
+check "downtimes fails for a host without an event log" fails downtimes 2
+
+line='probe: tcp_sent=400 tcp_echoed=398 tcp_lost=2 tcp_dup=0 resets=1 tcp_max_gap_ms=1534.6 udp_sent=400 udp_lost=97 udp_max_gap_ms=1201.0'
+check_output "field reads a key" 1534.6 field "$line" tcp_max_gap_ms
+check_output "field tells tcp_lost from udp_lost" 97 field "$line" udp_lost
+printf '%s\n' "downtime=812 $line" \
+	"downtime=1001 probe: tcp_sent=410 tcp_echoed=410 tcp_lost=0 tcp_dup=0 resets=0 tcp_max_gap_ms=2010.4 udp_sent=410 udp_lost=120 udp_max_gap_ms=1900.0" \
+	>"$scratch/results"
+check_output "summarize: sums, maxima, the closing line's form" \
+	"migrations 2, resets 1, lost 2, max gap 2010 ms, max downtime 1001 ms, udp lost 217 of 810" \
+	summarize "$scratch/results"
+echo "downtime=700 no report: host 2 did not answer" >>"$scratch/results"
+check "summarize fails when a migration has no probe report" \
+	fails summarize "$scratch/results"
+echo "probe: tcp_sent=1 tcp_echoed=1 tcp_lost=0 tcp_dup=0 resets=0 tcp_max_gap_ms=1 udp_sent=1 udp_lost=0 udp_max_gap_ms=1" \
+	>"$scratch/nodown"
+check "summarize fails when a migration has no downtime" \
+	fails summarize "$scratch/nodown"
+: >"$scratch/empty"
+check "summarize fails when nothing was measured" fails summarize "$scratch/empty"
+tap_done
