@@ -17,6 +17,10 @@
 #   --guest                 also build the nested test guest
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
+#   --out DIR               at the end, whatever the outcome, copy what
+#                           the hosts wrote into $ROAM_SHARED/out to DIR
+#                           (made if missing: results for the build
+#                           machine, such as the demo's traces)
 #   --share TAG=DIR         give the hosts DIR read-only, as the 9p mount
 #                           tag TAG, without copying it (a prebuilt tree
 #                           from the cache); a script mounts it with
@@ -70,7 +74,7 @@ usage() {
 }
 
 args_given=("$@")
-hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0 shares=()
+hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0 shares=() out_dir=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--hosts | --datapath | --boot | --timeout)
@@ -90,6 +94,12 @@ while [ $# -gt 0 ]; do
 	--guest)
 		guest=1
 		shift
+		continue
+		;;
+	--out)
+		[ $# -ge 2 ] || die "option --out needs a value"
+		out_dir=$2
+		shift 2
 		continue
 		;;
 	--share | --share=*)
@@ -184,6 +194,10 @@ cleanup() {
 	for pid in "${stream_pids[@]}"; do
 		wait_for_exit "$pid" 3 || kill "$pid" 2>/dev/null || true
 	done
+	if [ -n "$out_dir" ] && [ -d "$share/shared/out" ]; then
+		mkdir -p "$out_dir" && cp -a "$share/shared/out/." "$out_dir/" ||
+			echo "roam: error: cannot copy the hosts' results to $out_dir" >&2
+	fi
 	if [ "$rc" -ne 0 ] && [ -d "$run" ]; then
 		rm -rf "$ROAM_CACHE/run/last-failure" "$share/payload" \
 			"$run/link.sock" "$run/uplink.sock"
@@ -202,7 +216,7 @@ trap cleanup EXIT
 trap 'printf "\nroam: error: interrupted, hosts killed\n" >&2; exit 130' INT
 trap 'printf "roam: error: terminated, hosts killed\n" >&2; exit 143' TERM
 
-mkdir -p "$share/payload" "$share/shared"
+mkdir -p "$share/payload" "$share/shared/out"
 cp "$ROAM_TOP/tests/vm/runner.sh" "$ROAM_TOP/tests/vm/roam.sh" "$share/"
 [ -z "$ko" ] || cp "$ko" "$share/openvswitch.ko"
 if [ -n "$guestdir" ]; then

@@ -46,7 +46,9 @@
  * answer is not counted as a lost datagram; the gaps are the longest
  * times between two answers.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
- * gets one line per answer: "t|u MS SEQ", MS on probe's CLOCK_MONOTONIC.
+ * gets one line per answer: "t|u MS SEQ", MS the wall clock
+ * (CLOCK_REALTIME, ms since the epoch), which the migration agent's
+ * timeline on the same host uses too.
  *
  * Exit status 0, or 1 with a message on stderr.
  */
@@ -381,7 +383,6 @@ struct probe {
 	FILE *trace;
 	int tcp, udp;
 	int tcp_up;		/* the connection has carried a record */
-	uint64_t start_ns;
 	/* TCP: records sent on the current connection start at conn_seq */
 	uint64_t tcp_seq, tcp_next_echo, tcp_last_ns;
 	unsigned char tcp_buf[sizeof(struct record)];
@@ -417,11 +418,16 @@ static void gap(uint64_t *last_ns, uint64_t *max_gap, uint64_t t)
 	*last_ns = t;
 }
 
-static void trace(struct probe *pr, char what, uint64_t t, uint64_t seq)
+static void trace(struct probe *pr, char what, uint64_t seq)
 {
-	if (pr->trace)
-		fprintf(pr->trace, "%c %.1f %llu\n", what,
-			(t - pr->start_ns) / 1e6, (unsigned long long)seq);
+	struct timespec ts;
+
+	if (!pr->trace)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(pr->trace, "%c %lld.%03ld %llu\n", what,
+		(long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
+		ts.tv_nsec / 1000 % 1000, (unsigned long long)seq);
 }
 
 /* (Re)connect without blocking the UDP stream: connect completes later. */
@@ -475,7 +481,7 @@ static void probe_tcp_in(struct probe *pr)
 	memcpy(&r, pr->tcp_buf, sizeof(r));
 	seq = be64toh(r.seq);
 	t = now_ns();
-	trace(pr, 't', t, seq);
+	trace(pr, 't', seq);
 	gap(&pr->tcp_last_ns, &pr->tcp_max_gap, t);
 	pr->tcp_echoed++;
 	if (seq < pr->tcp_next_echo) {
@@ -496,7 +502,7 @@ static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
 		return lost;
 	seq = be64toh(a.r.seq);
 	t = now_ns();
-	trace(pr, 'u', t, seq);
+	trace(pr, 'u', seq);
 	gap(&pr->udp_last_ns, &pr->udp_max_gap, t);
 	/* seq + 1 were sent before this one's answer; the guest had seen
 	 * received of them; late answers can only lower the count */
@@ -549,7 +555,7 @@ static int do_probe(char **argv, int argc)
 	}
 	pr.udp = open_socket(SOCK_DGRAM, pr.host, pr.port, 0);
 	probe_connect(&pr);
-	pr.start_ns = next = now_ns();
+	next = now_ns();
 	while (!stop_flag) {
 		struct pollfd p[2] = {
 			{ .fd = pr.tcp, .events = POLLIN },
