@@ -410,6 +410,9 @@ scenario() {
 		from=$((3 - from)) to=$((3 - to))
 	done
 	check "[$mode] the probe stops" peer probe_stop
+	# for the demo (vm-run --out): the measurements and the peer's trace
+	cp "$results" "$ROAM_SHARED/out/" &&
+		peer "cp '$MIG/trace.$mode' '$MIG/probe.$mode' \"\$ROAM_SHARED/out/\""
 	check "[$mode] the guest is destroyed where it runs" \
 		virsh -c "$(libvirt_uri "$from")" -q destroy "$GUEST"
 	events_stop

@@ -18,6 +18,8 @@ for h in 1 2; do
 	check "host $h's timeline: ports and rules ready before every resume" \
 		timeline_check "$h"
 done
+cp "$AGENT_TIMELINE" "$ROAM_SHARED/out/timeline.host1.json"
+peer "cp '$AGENT_TIMELINE' \"\$ROAM_SHARED/out/timeline.host2.json\""
 check "host 1: the agent stops" systemctl stop roam-migrate-agent
 check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent"
 peer_done
