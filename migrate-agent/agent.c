@@ -94,7 +94,6 @@ static void on_resumed_here(virDomainPtr dom, struct guest *g)
 		if (switchover_announce(dom) > 0)
 			timeline_event(&g->tl, "announced", "agent");
 	}
-	guest_refresh(dom);
 }
 
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
@@ -109,10 +108,10 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		return 0;
 	switch (event) {
 	case VIR_DOMAIN_EVENT_STARTED:
-		if (detail != VIR_DOMAIN_EVENT_STARTED_MIGRATED) {
-			guest_refresh(dom);
+		/* a guest booted here is recorded by the next refresh, once
+		 * no job holds it (a metadata change waits for the job) */
+		if (detail != VIR_DOMAIN_EVENT_STARTED_MIGRATED)
 			break;
-		}
 		/* Prepare is done: the started hook has made the port. */
 		timeline_begin(&g->tl, g->name, "destination");
 		timeline_event(&g->tl, "port and rules ready", "libvirt " "STARTED_MIGRATED");
@@ -139,16 +138,14 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 				       "libvirt RESUMED");
 			timeline_end(&g->tl);
 		}
-		guest_refresh(dom);
 		break;
 	case VIR_DOMAIN_EVENT_STOPPED:
 		if (detail == VIR_DOMAIN_EVENT_STOPPED_MIGRATED) {
 			if (!timeline_open(&g->tl, "source"))
 				timeline_begin(&g->tl, g->name, "source");
 			timeline_event(&g->tl, "guest left", "libvirt STOPPED_MIGRATED");
-		} else if (timeline_open(&g->tl, "destination")) {
-			timeline_event(&g->tl, "incoming guest stopped (migration failed)",
-				       "libvirt STOPPED");
+		} else {
+			timeline_event(&g->tl, "guest stopped here", "libvirt STOPPED");
 		}
 		guest_forget(g);	/* its rules go, its record is emitted */
 		return 0;
@@ -178,7 +175,9 @@ static void on_job_completed(virConnectPtr conn, virDomainPtr dom,
 		timeline_end(&g->tl);
 }
 
-/* Every running guest that no job holds: record its ports. */
+/* Every running guest that no job holds: record its ports.  (A job that
+ * begins between the check and the write makes the write wait for it, up
+ * to libvirt's job timeout: the event loop waits with it.) */
 static void refresh_all(int timer, void *opaque)
 {
 	struct agent *a = opaque;
