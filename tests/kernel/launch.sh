@@ -67,11 +67,12 @@ if [ "$suite" = kernel ]; then
 fi
 if [ "$suite" = ovs ] || [ "$suite" = vif ] || [ "$suite" = migration ]; then
 	# meson install's own rules, never against this machine: DESTDIR is
-	# set, so its install script registers nothing.
+	# set, so its install script registers nothing.  It builds what it
+	# installs first (roam-migrate-agent).
 	mkdir -p "$job/install"
 	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled \
 		-Dqemu_tests=disabled "$job.meson" "$ROAM_TOP" &&
-		meson install -C "$job.meson" --no-rebuild \
+		meson install -C "$job.meson" \
 			--destdir "$job/install/root"; } >"$job/install/meson.log" 2>&1; then
 		tail -n 20 "$job/install/meson.log" >&2
 		die "meson install --destdir failed"

@@ -34,7 +34,7 @@ staged=$scratch/root$src
 tap_diag "project version $version"
 
 install_staged() {
-	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled \
+	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled -Dmigrate_agent=disabled \
 		-Dqemu_tests=disabled "$scratch/build" "$top" &&
 		meson install -C "$scratch/build" --no-rebuild \
 			--destdir "$scratch/root"; } >"$scratch/meson.log" 2>&1; then
