@@ -63,7 +63,6 @@ ns_access() {
 # A command that must outlive its call runs in the background with
 # setsid, its output to a file.
 RPC=$ROAM_SHARED/.rpc
-rpc_n=0
 
 # mig_serve TOPIC: host 2 runs host 1's commands for TOPIC (a case) until
 # host 1 says "done" (peer_done TOPIC).
@@ -85,11 +84,14 @@ mig_serve() {
 
 # peer CMD: run CMD (one string, shell syntax) on host 2 within the
 # current case; print its output, return its status (124: no answer in
-# 300 s).
+# 300 s).  The calls are numbered in a file, not a variable: a call in a
+# command substitution runs in a subshell, and must count too.
 peer() {
-	local f=$RPC/$MIG_TOPIC.$rpc_n
+	local n f
 
-	rpc_n=$((rpc_n + 1))
+	n=$(cat "$MIG/rpc.$MIG_TOPIC" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"$MIG/rpc.$MIG_TOPIC"
+	f=$RPC/$MIG_TOPIC.$n
 	mkdir -p "$RPC"
 	printf '%s\n' "$1" >"$f.cmd.tmp" && mv "$f.cmd.tmp" "$f.cmd" || return 1
 	wait_for 1500 test -e "$f.rc" || {
@@ -102,7 +104,7 @@ peer() {
 
 # peer_done: host 2's part of the current case ends.
 peer_done() {
-	printf '__done__\n' >"$RPC/$MIG_TOPIC.$rpc_n.cmd"
+	printf '__done__\n' >"$RPC/$MIG_TOPIC.$(cat "$MIG/rpc.$MIG_TOPIC" 2>/dev/null || echo 0).cmd"
 }
 
 # mig_case TOPIC: on host 2, serve TOPIC and return 0 (the case then ends
@@ -225,8 +227,8 @@ migrate() {
 	before_src=$(downtimes "$from" | wc -l)
 	before_dst=$(downtimes "$to" | wc -l)
 	virsh -c "$(libvirt_uri "$from")" migrate --live "$GUEST" \
-		"$(libvirt_uri "$to")" --migrateuri "tcp://$(host_addr "$to")" ||
-		return 1
+		"$(libvirt_uri "$to")" --migrateuri "tcp://$(host_addr "$to")" \
+		>/dev/null || return 1
 	if wait_for 150 eval "[ \$(downtimes $from | wc -l) -gt $before_src ]"; then
 		dt=$(downtimes "$from" | sed -n "$((before_src + 1))p")
 	elif [ "$(downtimes "$to" | wc -l)" -gt "$before_dst" ]; then
