@@ -80,7 +80,7 @@ static const char *event_name(int event, int detail)
 }
 
 /* The destination: the guest resumed here after its migration. */
-static void on_resumed_here(virDomainPtr dom, struct guest *g)
+static void on_resumed_here(struct guest *g)
 {
 	static const int delays[] = SWITCHOVER_ANNOUNCE_DELAYS;
 	struct timespec ts;
@@ -91,7 +91,7 @@ static void on_resumed_here(virDomainPtr dom, struct guest *g)
 		ts.tv_nsec = (delays[i] - prev) % 1000 * 1000000L;
 		nanosleep(&ts, NULL);
 		prev = delays[i];
-		if (switchover_announce(dom) > 0)
+		if (switchover_announce(&g->sw) > 0)
 			timeline_event(&g->tl, "announced", "agent");
 	}
 }
@@ -114,8 +114,10 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			break;
 		/* Prepare is done: the started hook has made the port. */
 		timeline_begin(&g->tl, g->name, "destination");
-		timeline_event(&g->tl, "port and rules ready", "libvirt " "STARTED_MIGRATED");
+		timeline_event(&g->tl, "port and rules ready", "libvirt STARTED_MIGRATED");
 		guest_adopt(dom);
+		if (switchover_prepare(dom, &g->sw) > 0)
+			timeline_event(&g->tl, "announcement ready", "agent");
 		break;
 	case VIR_DOMAIN_EVENT_SUSPENDED:
 		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)
@@ -128,7 +130,7 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		if (detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED &&
 		    timeline_open(&g->tl, "destination")) {
 			timeline_event(&g->tl, "guest resumed", "libvirt RESUMED_MIGRATED");
-			on_resumed_here(dom, g);
+			on_resumed_here(g);
 			break;
 		}
 		/* the source, after a migration that failed or was

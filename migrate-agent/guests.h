@@ -13,6 +13,7 @@
 
 #include <libvirt/libvirt.h>
 
+#include "switchover.h"
 #include "timeline.h"
 
 struct guest {
@@ -21,6 +22,7 @@ struct guest {
 	char *name;
 	char *records;		/* the <port-records> element, or NULL */
 	struct timeline tl;
+	struct switchover sw;	/* an incoming guest's announcements */
 };
 
 /* guests_init - STATE_DIR holds the state files; ROAM_PORT is the

@@ -55,28 +55,43 @@ static char *vsctl_query(const char *arg1, const char *arg2,
 	return out;
 }
 
-static int announce_port(const char *dev, const char *mac)
+/* Fill A for the port DEV with MAC; -1 if it is not on a bridge. */
+static int prepare_port(const char *dev, const char *mac, struct announcement *a)
 {
-	char *bridge = NULL, *ofport = NULL;
-	char hex[160];
+	char *bridge, *ofport;
 	int rc = -1;
 
-	if (rarp_hex(mac, hex, sizeof(hex)))
+	if (rarp_hex(mac, a->frame, sizeof(a->frame)))
 		return -1;
 	bridge = vsctl_query("port-to-br", dev, NULL, NULL);
 	ofport = vsctl_query("get", "Interface", dev, "ofport");
-	if (bridge && ofport && atoi(ofport) > 0) {
-		const char *argv[] = { "ovs-ofctl", "packet-out", bridge, ofport,
-				 "NORMAL", hex, NULL };
-
-		rc = run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+	if (bridge && ofport && atoi(ofport) > 0 &&
+	    strlen(bridge) < sizeof(a->bridge) && strlen(ofport) < sizeof(a->ofport)) {
+		strcpy(a->bridge, bridge);
+		strcpy(a->ofport, ofport);
+		rc = 0;
 	}
-	if (rc)
-		fprintf(stderr, "roam-migrate-agent: announcing %s on %s failed\n",
-			mac, dev);
 	free(bridge);
 	free(ofport);
 	return rc;
+}
+
+int switchover_announce(const struct switchover *sw)
+{
+	int i, sent = 0;
+
+	for (i = 0; i < sw->n; i++) {
+		const struct announcement *a = &sw->a[i];
+		const char *argv[] = { "ovs-ofctl", "packet-out", a->bridge,
+				       a->ofport, "NORMAL", a->frame, NULL };
+
+		if (!run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS))
+			sent++;
+		else
+			fprintf(stderr, "roam-migrate-agent: announcing on %s port %s failed\n",
+				a->bridge, a->ofport);
+	}
+	return sent;
 }
 
 static char *attr(xmlXPathContextPtr ctx, xmlNodePtr node, const char *path)
@@ -92,7 +107,7 @@ static char *attr(xmlXPathContextPtr ctx, xmlNodePtr node, const char *path)
 	return value;
 }
 
-int switchover_announce(virDomainPtr dom)
+int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 {
 	xmlXPathContextPtr ctx = NULL;
 	xmlXPathObjectPtr ifaces = NULL;
@@ -114,17 +129,22 @@ int switchover_announce(virDomainPtr dom)
 		"/domain/devices/interface[virtualport/@type='openvswitch']", ctx);
 	if (!ifaces)
 		goto out_ctx;
-	announced = 0;
-	for (i = 0; ifaces->nodesetval && i < ifaces->nodesetval->nodeNr; i++) {
+	sw->n = 0;
+	for (i = 0; ifaces->nodesetval && i < ifaces->nodesetval->nodeNr &&
+		    sw->n < SWITCHOVER_MAX_PORTS; i++) {
 		xmlNodePtr node = ifaces->nodesetval->nodeTab[i];
 		char *mac = attr(ctx, node, "mac/@address");
 		char *dev = attr(ctx, node, "target/@dev");
 
-		if (mac && dev && !announce_port(dev, mac))
-			announced++;
+		if (mac && dev && !prepare_port(dev, mac, &sw->a[sw->n]))
+			sw->n++;
+		else
+			fprintf(stderr, "roam-migrate-agent: %s: no announcement for %s\n",
+				virDomainGetName(dom), mac ? mac : "an interface");
 		xmlFree(mac);
 		xmlFree(dev);
 	}
+	announced = sw->n;
 	xmlXPathFreeObject(ifaces);
 out_ctx:
 	xmlXPathFreeContext(ctx);

@@ -17,11 +17,32 @@
 
 /* The delays (ms after the resume) of the announcements. */
 #define SWITCHOVER_ANNOUNCE_DELAYS { 0, 50, 200 }
+#define SWITCHOVER_MAX_PORTS 8
+
+/* One port's announcement, ready to send: the resume is no time to ask
+ * OVSDB which bridge and OpenFlow port the guest has. */
+struct announcement {
+	char bridge[64];
+	char ofport[16];
+	char frame[160];	/* the RARP, in hex */
+};
+
+struct switchover {
+	int n;
+	struct announcement a[SWITCHOVER_MAX_PORTS];
+};
 
 /*
- * switchover_announce - announce DOM's Open vSwitch ports once.  Returns
- * how many ports were announced, or -1 if DOM's XML could not be read.
+ * switchover_prepare - SW gets the announcements of DOM's Open vSwitch
+ * ports, as they are now (an incoming guest's, once Prepare made them).
+ * Returns how many, or -1 if DOM's XML could not be read.
  */
-int switchover_announce(virDomainPtr dom);
+int switchover_prepare(virDomainPtr dom, struct switchover *sw);
+
+/*
+ * switchover_announce - send SW's announcements once; returns how many
+ * were sent.
+ */
+int switchover_announce(const struct switchover *sw);
 
 #endif
