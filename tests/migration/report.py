@@ -13,7 +13,9 @@ Prints each migration's timeline (the agent run) and its gap, loss and
 downtime beside the baseline's; writes DIR/migration.dat and
 DIR/migration.gp, for gnuplot to draw DIR/migration.png: the UDP answers
 the peer got per 10 ms around the first migration (host 1 to host 2), with
-the agent and without, the agent run's pause marked.  Exit status 1, with
+the agent and without; in the agent run, the resume (the destination
+agent's RESUMED event, on the peer's clock) and libvirt's downtime before
+it are marked.  Exit status 1, with
 a message, if a file is missing or holds no migration.
 """
 
@@ -117,7 +119,7 @@ def main(d):
         fail("timeline.host2.json: the first migration has no resume")
     pause = (resumed[0] - int(agent[0]["downtime"]), resumed[0])
     a_times, b_times = trace(f"{d}/trace.agent"), trace(f"{d}/trace.baseline")
-    a_start = pause[0] - SPAN_MS
+    a_start = pause[1] - SPAN_MS
     gap = longest_gap([t for t in b_times if t < b_times[0] + 60000] or b_times)
     b_start = gap[0] - SPAN_MS
     with open(f"{d}/migration.dat", "w", encoding="utf-8") as f:
@@ -130,11 +132,13 @@ set multiplot layout 2,1 title 'UDP answers the peer got per 10 ms, first migrat
 set xrange [{-SPAN_MS / 1000}:{SPAN_MS / 1000}]
 set yrange [0:3]
 set ylabel 'answers / 10 ms'
-set object 1 rect from 0,0 to {(pause[1] - pause[0]) / 1000:.3f},3 fc rgb '#ffdddd' fs solid 0.5 behind
-set label 1 'guest paused ({pause[1] - pause[0]:.0f} ms, libvirt)' at 0.05,2.7
-set title 'with roam-migrate-agent (x: s after the guest paused)'
+set object 1 rect from {(pause[0] - pause[1]) / 1000:.3f},0 to 0,3 fc rgb '#ffdddd' fs solid 0.5 behind
+set arrow 1 from 0,0 to 0,3 nohead lc rgb '#c00000'
+set label 1 'libvirt downtime {pause[1] - pause[0]:.0f} ms, up to the resume event' at 0.05,2.7
+set title 'with roam-migrate-agent (x: s after the destination saw the guest resume)'
 plot '{d}/migration.dat' using 1:2 with impulses lw 2 lc rgb '#2060c0' notitle
 unset object 1
+unset arrow 1
 unset label 1
 set title 'without the agent (x: s after the answers stopped; the pause is not recorded)'
 set xlabel 'seconds'

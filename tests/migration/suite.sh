@@ -16,7 +16,8 @@ trap 'rm -f "$log"' EXIT
 	--guest "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
 for mode in agent baseline; do
-	line=$(sed -nE "s/^host1\\| mig-summary $mode: //p" "$log" | tail -n 1)
+	# run.sh shows a case's plain stdout lines as "# stdout: LINE"
+	line=$(sed -nE "s/^host1\\| # stdout: mig-summary $mode: //p" "$log" | tail -n 1)
 	if [ -n "$line" ]; then
 		printf '%s\n' "$line"
 	elif grep -E "^host1\\| # case [0-9]+-$mode\\.sh" "$log" >/dev/null; then
