@@ -265,15 +265,20 @@ dom_gone() {
 	return 0
 }
 
-# dom_destroy DOMAIN: destroy a domain that should be running; when it is
-# not, say why on stderr (libvirt's state reason, the qemu log's and the
-# guest console's last lines), so that a guest which stopped on its own
-# leaves its cause in the test log.
-dom_destroy() {
-	virsh -q destroy "$1" && return 0
+# dom_why DOMAIN: why DOMAIN is not running, on stderr: libvirt's state
+# reason, the qemu log's and the guest console's last lines.
+dom_why() {
 	virsh -q domstate --reason "$1" 2>&1 | sed 's/^/state: /' >&2
 	tail -n 5 "/var/log/libvirt/qemu/$1.log" 2>&1 | sed 's/^/qemu log: /' >&2
-	tail -n 40 "/var/log/roam-$1.console" 2>&1 | sed 's/^/console: /' >&2
+	tail -n 40 "/var/log/roam-$1.console" 2>&1 | tr -d '\r' | sed 's/^/console: /' >&2
+}
+
+# dom_destroy DOMAIN: destroy a domain that should be running; when it is
+# not, say why (dom_why), so that a guest which stopped on its own leaves
+# its cause in the test log.
+dom_destroy() {
+	virsh -q destroy "$1" && return 0
+	dom_why "$1"
 	return 1
 }
 
