@@ -79,21 +79,78 @@ static const char *event_name(int event, int detail)
 	}
 }
 
+/* How long after the resume the switchover is watched for the first
+ * frame that reaches the guest, and how often. */
+#define SWITCHOVER_WATCH_MS 10000
+#define SWITCHOVER_TICK_MS 5
+
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The destination, after the resume, every few ms: the next announcement
+ * when its time has come, and the first frame handed to the guest.
+ * OPAQUE is the guest's UUID: a guest forgotten meanwhile (it left again)
+ * is not touched.
+ */
+static void switchover_tick(int timer, void *opaque)
+{
+	static const int delays[] = SWITCHOVER_ANNOUNCE_DELAYS;
+	const int rounds = sizeof(delays) / sizeof(delays[0]);
+	struct guest *g = guest_find(opaque);
+	struct switchover *sw;
+	long long since;
+
+	if (!g) {
+		virEventRemoveTimeout(timer);
+		return;
+	}
+	sw = &g->sw;
+	since = monotonic_ms() - sw->resumed_ms;
+	if (!sw->first_seen && switchover_delivered(sw) > sw->delivered) {
+		sw->first_seen = true;
+		timeline_event(&g->tl, "first frame to the guest here",
+			       "agent (its taps' tx_packets)");
+	}
+	if (sw->rounds < rounds && since >= delays[sw->rounds]) {
+		sw->rounds++;
+		if (switchover_announce(sw) > 0)
+			timeline_event(&g->tl, "announced", "agent");
+	}
+	if ((sw->first_seen && sw->rounds == rounds) || since > SWITCHOVER_WATCH_MS) {
+		virEventRemoveTimeout(timer);
+		sw->timer = -1;
+	}
+}
+
 /* The destination: the guest resumed here after its migration. */
 static void on_resumed_here(struct guest *g)
 {
-	static const int delays[] = SWITCHOVER_ANNOUNCE_DELAYS;
-	struct timespec ts;
-	int i, prev = 0;
+	struct switchover *sw = &g->sw;
+	char *uuid;
 
-	for (i = 0; i < (int)(sizeof(delays) / sizeof(delays[0])); i++) {
-		ts.tv_sec = (delays[i] - prev) / 1000;
-		ts.tv_nsec = (delays[i] - prev) % 1000 * 1000000L;
-		nanosleep(&ts, NULL);
-		prev = delays[i];
-		if (switchover_announce(&g->sw) > 0)
-			timeline_event(&g->tl, "announced", "agent");
+	sw->resumed_ms = monotonic_ms();
+	sw->delivered = switchover_delivered(sw);
+	sw->rounds = 0;
+	sw->first_seen = false;
+	if (sw->timer >= 0)
+		virEventRemoveTimeout(sw->timer);
+	uuid = strdup(g->uuid);
+	if (!uuid)
+		return;
+	/* libvirt frees UUID when the timeout is removed */
+	sw->timer = virEventAddTimeout(SWITCHOVER_TICK_MS, switchover_tick,
+				       uuid, free);
+	if (sw->timer < 0) {
+		free(uuid);
+		return;
 	}
+	switchover_tick(sw->timer, uuid);
 }
 
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,

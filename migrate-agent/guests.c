@@ -36,6 +36,8 @@ int guests_init(const char *dir, const char *program)
 
 static void guest_free(struct guest *g)
 {
+	if (g->sw.timer >= 0)
+		virEventRemoveTimeout(g->sw.timer);
 	timeline_end(&g->tl);
 	free(g->name);
 	free(g->records);
@@ -52,6 +54,16 @@ void guests_uninit(void)
 	}
 }
 
+struct guest *guest_find(const char *uuid)
+{
+	struct guest *g;
+
+	for (g = guests; g; g = g->next)
+		if (!strcmp(g->uuid, uuid))
+			return g;
+	return NULL;
+}
+
 struct guest *guest_get(virDomainPtr dom)
 {
 	char uuid[VIR_UUID_STRING_BUFLEN];
@@ -59,9 +71,9 @@ struct guest *guest_get(virDomainPtr dom)
 
 	if (virDomainGetUUIDString(dom, uuid))
 		return NULL;
-	for (g = guests; g; g = g->next)
-		if (!strcmp(g->uuid, uuid))
-			return g;
+	g = guest_find(uuid);
+	if (g)
+		return g;
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
@@ -71,6 +83,7 @@ struct guest *guest_get(virDomainPtr dom)
 		free(g);
 		return NULL;
 	}
+	g->sw.timer = -1;
 	g->next = guests;
 	guests = g;
 	return g;

@@ -34,6 +34,9 @@ void guests_uninit(void);
 /* guest_get - DOM's guest, made if new (NULL only without memory). */
 struct guest *guest_get(virDomainPtr dom);
 
+/* guest_find - the guest with UUID, or NULL (it was forgotten). */
+struct guest *guest_find(const char *uuid);
+
 /* guest_forget - G's rules dropped from this host, its state file
  * removed, G freed.  For a guest that left (migrated away or stopped). */
 void guest_forget(struct guest *g);

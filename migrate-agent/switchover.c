@@ -65,8 +65,9 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 		return -1;
 	bridge = vsctl_query("port-to-br", dev, NULL, NULL);
 	ofport = vsctl_query("get", "Interface", dev, "ofport");
-	if (bridge && ofport && atoi(ofport) > 0 &&
+	if (bridge && ofport && atoi(ofport) > 0 && strlen(dev) < sizeof(a->dev) &&
 	    strlen(bridge) < sizeof(a->bridge) && strlen(ofport) < sizeof(a->ofport)) {
+		strcpy(a->dev, dev);
 		strcpy(a->bridge, bridge);
 		strcpy(a->ofport, ofport);
 		rc = 0;
@@ -92,6 +93,27 @@ int switchover_announce(const struct switchover *sw)
 				a->bridge, a->ofport);
 	}
 	return sent;
+}
+
+unsigned long long switchover_delivered(const struct switchover *sw)
+{
+	unsigned long long sum = 0, n;
+	char path[160];
+	int i;
+
+	for (i = 0; i < sw->n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_packets",
+			 sw->a[i].dev);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &n) == 1)
+			sum += n;
+		fclose(f);
+	}
+	return sum;
 }
 
 static char *attr(xmlXPathContextPtr ctx, xmlNodePtr node, const char *path)
@@ -130,6 +152,7 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 	if (!ifaces)
 		goto out_ctx;
 	sw->n = 0;
+	sw->timer = -1;
 	for (i = 0; ifaces->nodesetval && i < ifaces->nodesetval->nodeNr &&
 		    sw->n < SWITCHOVER_MAX_PORTS; i++) {
 		xmlNodePtr node = ifaces->nodesetval->nodeTab[i];

@@ -14,6 +14,7 @@
 #define ROAM_AGENT_SWITCHOVER_H
 
 #include <libvirt/libvirt.h>
+#include <stdbool.h>
 
 /* The delays (ms after the resume) of the announcements. */
 #define SWITCHOVER_ANNOUNCE_DELAYS { 0, 50, 200 }
@@ -22,14 +23,23 @@
 /* One port's announcement, ready to send: the resume is no time to ask
  * OVSDB which bridge and OpenFlow port the guest has. */
 struct announcement {
+	char dev[64];		/* the guest's tap */
 	char bridge[64];
 	char ofport[16];
 	char frame[160];	/* the RARP, in hex */
 };
 
+/* An incoming guest's switchover: its announcements, and, from the
+ * resume on, which of them went out and whether a frame has reached the
+ * guest (its taps' tx_packets: what QEMU read) since. */
 struct switchover {
 	int n;
 	struct announcement a[SWITCHOVER_MAX_PORTS];
+	long long resumed_ms;		/* CLOCK_MONOTONIC */
+	unsigned long long delivered;	/* the taps' tx_packets at the resume */
+	int rounds;			/* announcements sent */
+	bool first_seen;
+	int timer;			/* libvirt timeout id, -1: none */
 };
 
 /*
@@ -44,5 +54,12 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw);
  * were sent.
  */
 int switchover_announce(const struct switchover *sw);
+
+/*
+ * switchover_delivered - the frames SW's taps have handed to the guest so
+ * far (the sum of their tx_packets), read from sysfs: cheap enough to
+ * poll every few milliseconds.
+ */
+unsigned long long switchover_delivered(const struct switchover *sw);
 
 #endif
