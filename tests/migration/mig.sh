@@ -311,8 +311,8 @@ agent_start() {
 }
 
 # timeline_check HOST: every destination record in HOST's timeline file
-# has the port and its rules ready before the guest resumed; prints the
-# records.
+# has the port and its rules ready before the guest resumed, and the first
+# frame that reached the guest there; prints the records.
 AGENT_TIMELINE=/var/log/roam-migrate-agent/migrations.json
 timeline_check() {
 	if [ "$1" = 2 ]; then
@@ -332,6 +332,9 @@ for line in open(sys.argv[1]):
     if not ("port and rules ready" in t and "guest resumed" in t and
             t["port and rules ready"] <= t["guest resumed"]):
         print("not ready before the resume:", line.strip())
+        bad = 1
+    if "first frame to the guest here" not in t:
+        print("no first frame to the guest:", line.strip())
         bad = 1
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
