@@ -134,6 +134,20 @@ guest_port() {
 	echo "$port"
 }
 
+# guest_runs_on HOST: the guest runs on HOST; guest_why HOST: why not
+# (vif.sh dom_why, there).
+guest_runs_on() {
+	[ "$(virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null)" = running ]
+}
+
+guest_why() {
+	if [ "$1" = 2 ]; then
+		peer "dom_why $GUEST"
+	else
+		dom_why "$GUEST"
+	fi
+}
+
 # guest_listens: the guest runs here, and its console says its echo
 # listens.
 guest_listens() {
@@ -418,6 +432,13 @@ scenario() {
 		fi
 		tap_ok "[$mode] migration $i, host $from to host $to (downtime $dt ms)"
 		sleep 4
+		if ! guest_runs_on "$to"; then
+			# the guest died after it arrived (seen twice, cause not
+			# found yet): what libvirt, QEMU and its console said
+			tap_not_ok "[$mode] migration $i: the guest runs on host $to"
+			tap_diag "$(guest_why "$to" 2>&1)"
+			break
+		fi
 		w=$(peer "probe_window $mode $((i + 2))") || w="no report: $w"
 		echo "downtime=$dt $w" >>"$results"
 		tap_diag "[$mode] migration $i: $w"
