@@ -9,6 +9,7 @@
 #                         ExecStop, ExecReload) as systemd would
 #   ovs_start, ovs_stop   both daemons, the way the package's units do
 #   ovs_running           both daemons run
+#   ovs_gone              no process of either is left
 #   no_log_problems [ALLOWED]
 #                         ovs-vswitchd.log holds no WARN, ERR or EMER line
 #                         but the two the README lists and those a case
@@ -74,6 +75,12 @@ ovs_unit() {
 # pidfile and process).
 ovs_running() {
 	"$OVS_CTL" status >/dev/null 2>&1
+}
+
+# ovs_gone: no ovs-vswitchd or ovsdb-server process is left (a stop may
+# take a moment: wait_for it).
+ovs_gone() {
+	! pgrep -x 'ovs-vswitchd|ovsdb-server'
 }
 
 # ovs_start: start what is not running, the database first, as the

@@ -22,7 +22,4 @@ check_output "no QoS row is left" "" "${VSCTL[@]}" --bare --columns=_uuid list Q
 check "ovs-vswitchd.log has no WARN, ERR or EMER line (but those listed on purpose)" \
 	no_log_problems "$LOG_ALLOWED"
 check "systemctl stop openvswitch-switch" systemctl stop openvswitch-switch
-no_daemon() {
-	! pgrep -x 'ovs-vswitchd|ovsdb-server'
-}
-check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 no_daemon
+check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 ovs_gone

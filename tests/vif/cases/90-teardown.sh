@@ -23,7 +23,4 @@ if [ -s "$LOG_ALLOWED" ]; then
 		"$(grep -E -f "$LOG_ALLOWED" "$VSWITCHD_LOG")"
 fi
 check "systemctl stop openvswitch-switch" systemctl stop openvswitch-switch
-no_daemon() {
-	! pgrep -x 'ovs-vswitchd|ovsdb-server'
-}
-check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 no_daemon
+check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 ovs_gone
