@@ -305,10 +305,13 @@ start_host() {
 	mkdir -p "$share/host$i"
 	: >"$run/host$i.console"
 	: >"$run/host$i.out"
-	append="root=/dev/vda rw console=ttyS0 panic=-1 net.ifnames=0"
+	# oops=panic on every kernel: the first oops stops the host (QEMU
+	# exits, -no-reboot), the report below shows it, and the run fails
+	# at once instead of cascading into more oopses until the timeout.
+	append="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic net.ifnames=0"
 	append+=" roam.index=$i roam.hosts=$hosts roam.boot=$boot"
 	[ "$boot" = full ] || append+=" init=/usr/local/sbin/roam-init"
-	[ "$debug" -eq 0 ] || append+=" panic_on_warn=1 oops=panic kmemleak=on"
+	[ "$debug" -eq 0 ] || append+=" panic_on_warn=1 kmemleak=on"
 	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=multi"
 		-cpu "EPYC,+svm,+npt" -smp 2 -m "$mem" -nic none -nodefaults
 		-no-user-config -display none -monitor none -no-reboot
