@@ -41,6 +41,9 @@ ACL="priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
 # the orchestrator's policing of the guest's port (kbit/s, kbit)
 POLICE_RATE=20000
 POLICE_BURST=2000
+# what port_settings prints for the guest's port once the orchestrator
+# has set it
+GUEST_SETTINGS="tag=10 rate=$POLICE_RATE burst=$POLICE_BURST acl=1"
 host_name() { echo "roam-host$1"; }
 host_addr() { echo "192.0.2.$1"; }
 libvirt_uri() { echo "qemu+tcp://$(host_name "$1")/system"; }
@@ -102,6 +105,18 @@ peer() {
 	return "$(cat "$f.rc")"
 }
 
+# on_host HOST FUNC [ARG...]: FUNC ARG... on HOST, 1 (here) or 2 (through
+# peer; the arguments must not need quoting).
+on_host() {
+	local host=$1
+	shift
+	if [ "$host" = 2 ]; then
+		peer "$*"
+	else
+		"$@"
+	fi
+}
+
 # peer_done: host 2's part of the current case ends.
 peer_done() {
 	printf '__done__\n' >"$RPC/$MIG_TOPIC.$(cat "$MIG/rpc.$MIG_TOPIC" 2>/dev/null || echo 0).cmd"
@@ -141,11 +156,7 @@ guest_runs_on() {
 }
 
 guest_why() {
-	if [ "$1" = 2 ]; then
-		peer "dom_why $GUEST"
-	else
-		dom_why "$GUEST"
-	fi
+	on_host "$1" dom_why "$GUEST"
 }
 
 # guest_listens: the guest runs here, and its console says its echo
@@ -167,15 +178,11 @@ orchestrate() {
 		ovs-ofctl add-flow br0 "$ACL"
 }
 
-# port_settings [HOST]: the guest's port's VLAN and policing there, and
+# port_settings: the guest's port's VLAN and policing here, and
 # whether its ACL is in br0 ("tag=10 rate=20000 burst=2000 acl=1").
 port_settings() {
 	local port acl
 
-	if [ "${1:-1}" = 2 ]; then
-		peer port_settings
-		return
-	fi
 	port=$(guest_port) || return 1
 	acl=$(ovs-ofctl dump-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT") ||
 		return 1
@@ -233,18 +240,20 @@ events_stop() {
 	return 0
 }
 
-# migrate FROM TO: live-migrate the guest from host FROM to host TO the
-# way FACTS.md's libvirt settings say, the stream over the host link;
-# prints the VM downtime libvirt reported (the source's job-completed
-# event; the destination's when the source sent none within 30 s).
+# migrate FROM TO [ARG...]: live-migrate the guest from host FROM to host
+# TO the way FACTS.md's libvirt settings say, the stream over the host
+# link, with virsh migrate's ARGs; prints the VM downtime libvirt reported
+# (the source's job-completed event; the destination's when the source
+# sent none within 30 s).
 migrate() {
 	local from=$1 to=$2 before_src before_dst dt
+	shift 2
 
 	before_src=$(downtimes "$from" | wc -l)
 	before_dst=$(downtimes "$to" | wc -l)
 	virsh -c "$(libvirt_uri "$from")" migrate --live "$GUEST" \
 		"$(libvirt_uri "$to")" --migrateuri "tcp://$(host_addr "$to")" \
-		>/dev/null || return 1
+		"$@" >/dev/null || return 1
 	if wait_for 150 eval "[ \$(downtimes $from | wc -l) -gt $before_src ]"; then
 		dt=$(downtimes "$from" | sed -n "$((before_src + 1))p")
 	elif [ "$(downtimes "$to" | wc -l)" -gt "$before_dst" ]; then
@@ -280,29 +289,21 @@ uplink_counts() {
 		END { printf "untagged=%d vlan10=%d\n", u, t }' "$CAPS/$1"
 }
 
-# br0_ports [HOST]: br0's ports there, the uplink's name as "uplink" and
+# br0_ports: br0's ports here, the uplink's name as "uplink" and
 # the guest's tap as "guest", sorted, on one line.
 br0_ports() {
 	local out
 
-	if [ "${1:-1}" = 2 ]; then
-		peer br0_ports
-		return
-	fi
 	out=$("${VSCTL[@]}" list-ports br0) || return 1
 	sed -e "s/^$ROAM_UPLINK\$/uplink/" -e 's/^vnet[0-9]*$/guest/' <<<"$out" |
 		sort | paste -sd ' '
 }
 
-# guest_rules [HOST]: how many OpenFlow rules of br0 there name the
+# guest_rules: how many OpenFlow rules of br0 here name the
 # guest's MAC.
 guest_rules() {
 	local out
 
-	if [ "${1:-1}" = 2 ]; then
-		peer guest_rules
-		return
-	fi
 	out=$(ovs-ofctl dump-flows br0) || return 1
 	grep -c -i -F -- "$GUEST_MAC" <<<"$out" || true
 }
@@ -324,15 +325,11 @@ agent_start() {
 		systemctl is-active roam-migrate-agent
 }
 
-# timeline_check HOST: every destination record in HOST's timeline file
+# timeline_check: every destination record in this host's timeline file
 # has the port and its rules ready before the guest resumed, and the first
 # frame that reached the guest there; prints the records.
 AGENT_TIMELINE=/var/log/roam-migrate-agent/migrations.json
 timeline_check() {
-	if [ "$1" = 2 ]; then
-		peer "timeline_check 1"
-		return
-	fi
 	[ -s "$AGENT_TIMELINE" ] || { echo "no timeline in $AGENT_TIMELINE"; return 1; }
 	cat "$AGENT_TIMELINE"
 	python3 -c '
@@ -353,14 +350,80 @@ for line in open(sys.argv[1]):
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
 
-# expect MODE DESC WANT CMD...: with the agent, a check that CMD prints
-# WANT; without it (the baseline), what CMD printed, as a diagnostic:
+# migrate_start FROM TO [ARG...]: migrate in the background; migrate_wait
+# then prints its output and returns its status (124: still running after
+# 600 s).
+migrate_start() {
+	rm -f "$MIG/migrate.rc"
+	{
+		migrate "$@" >"$MIG/migrate.out" 2>&1
+		echo $? >"$MIG/migrate.rc"
+	} &
+}
+
+migrate_wait() {
+	wait_for 3000 test -e "$MIG/migrate.rc" || return 124
+	cat "$MIG/migrate.out"
+	return "$(cat "$MIG/migrate.rc")"
+}
+
+# migrate_failed: the background migration ended, in failure.
+migrate_failed() {
+	local rc=0
+
+	migrate_wait || rc=$?
+	[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
+}
+
+# incoming HOST: the guest is there, paused, while a migration brings it
+# in, and its source still has a job for it (the migration has not ended).
+incoming() {
+	[ "$(virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null)" = paused ] &&
+		virsh -c "$(libvirt_uri "$((3 - $1))")" -q domjobinfo "$GUEST" 2>/dev/null |
+		grep -E '^Job type: +Unbounded' >/dev/null
+}
+
+# agent_pid: the agent's main process as systemd knows it ("0": none).
+agent_pid() {
+	systemctl show -P MainPID roam-migrate-agent
+}
+
+# agent_kill [down]: kill -9 the agent; systemd starts it again
+# (Restart=on-failure), and this waits for the new one; with "down" it is
+# kept down instead (the restart cancelled) until systemctl start.
+agent_kill() {
+	local pid
+
+	pid=$(agent_pid) || return 1
+	[ "$pid" -gt 0 ] || { echo "the agent does not run"; return 1; }
+	kill -9 "$pid" || return 1
+	if [ "${1:-}" = down ]; then
+		wait_for_exit "$pid" 50 && systemctl stop roam-migrate-agent
+		return
+	fi
+	wait_for 100 agent_replaced "$pid" && systemctl is-active roam-migrate-agent
+}
+
+# agent_replaced PID: the agent runs again, as a process other than PID.
+agent_replaced() {
+	local now
+
+	now=$(agent_pid) && [ "$now" -gt 0 ] && [ "$now" != "$1" ]
+}
+
+# state_file: the agent has a state file for the guest here.
+state_file() {
+	test -s "/run/roam-migrate-agent/$(guest_uuid 1).xml"
+}
+
+# expect MODE DESC WANT CMD...: with the agent (every MODE but baseline),
+# a check that CMD prints WANT; without it, what CMD printed, as a diagnostic:
 # the baseline shows what the agent changes, it is not held to it.
 expect() {
 	local mode=$1 desc=$2 want=$3 got
 	shift 3
 
-	if [ "$mode" = agent ]; then
+	if [ "$mode" != baseline ]; then
 		check_output "[$mode] $desc" "$want" "$@"
 		return
 	fi
@@ -368,27 +431,13 @@ expect() {
 	tap_diag "[$mode] $desc: '$got' (the agent's target: '$want')"
 }
 
-# scenario MODE ROUND-TRIPS: the suite's scenario (issue 17) on host 1:
-# the guest starts on host 1, the orchestrator sets its port's VLAN,
-# policing and ACL, ns1 on host 2 probes it, and it migrates to host 2
-# and back ROUND-TRIPS times.  MODE agent runs it with the agents, MODE
-# baseline without them: there the operator records the port's settings
-# with `roam-port save` (the vif hooks' part: the VLAN and policing then
-# follow the guest) and nothing else moves.  Each migration's downtime
-# and probe window go to $MIG/results.MODE; the closing line is printed
-# as "mig-summary MODE: ...", for the suite's wrapper (suite.sh).
-scenario() {
-	local mode=$1 trips=$2 results=$MIG/results.$1 i from=1 to=2 dt w
-	local settings="tag=10 rate=$POLICE_RATE burst=$POLICE_BURST acl=1"
+# guest_up MODE: the guest starts on host 1, the orchestrator sets its
+# port's VLAN, policing and ACL (with MODE baseline the operator then
+# records them with roam-port save; otherwise the agent must record them),
+# and ns1 on host 2 starts probing it: its first two windows are used.
+guest_up() {
+	local mode=$1 w
 
-	: >"$results"
-	events_start
-	cap_start obs 2 eth0 in
-	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap up1
-	check "[$mode] host 2 captures the guest's frames on its uplink" peer "uplink_cap up2"
-	check "[$mode] the observer's capture runs" cap_ready obs
-	check "[$mode] the observer's control: it hears host 2's beacon on VLAN 20" \
-		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
 	guest_dom_xml >"$MIG/$GUEST.xml"
 	check "[$mode] start the guest on host 1 (transient)" \
 		virsh -q create "$MIG/$GUEST.xml"
@@ -408,8 +457,8 @@ scenario() {
 		check "[$mode] the operator records the port: roam-port save" \
 			"$ROAM_PORT" save "$GUEST"
 	fi
-	check_output "[$mode] host 1: the guest's port has them" "$settings" port_settings 1
-	if [ "$mode" = agent ]; then
+	check_output "[$mode] host 1: the guest's port has them" "$GUEST_SETTINGS" port_settings
+	if [ "$mode" != baseline ]; then
 		check "[$mode] the agent records them in the domain's live metadata" \
 			wait_for 150 recorded
 	fi
@@ -424,6 +473,50 @@ scenario() {
 	check "[$mode] TCP and UDP flow before any migration ($w)" \
 		positive "$(field "$w" tcp_echoed)"
 	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
+}
+
+# moved MODE WHAT FROM TO N: the checks after the guest went from host
+# FROM to host TO, or stayed on TO after a failed move from FROM (WHAT
+# names the event in the points): the probe's N-th window shows no TCP
+# message lost, repeated or reset, the port on TO has the orchestrator's
+# settings, FROM has no rule of the guest's.  The window is left in
+# $MOVED_WINDOW.
+MOVED_WINDOW=
+moved() {
+	local mode=$1 what=$2 from=$3 to=$4 w
+
+	w=$(peer "probe_window $mode $5") || w="no report: $w"
+	MOVED_WINDOW=$w
+	tap_diag "[$mode] $what: $w"
+	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
+		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
+	expect "$mode" "$what: host $to: the guest's port has its settings" \
+		"$GUEST_SETTINGS" on_host "$to" port_settings
+	expect "$mode" "$what: host $from: no rule of the guest's is left" \
+		0 on_host "$from" guest_rules
+}
+
+# scenario MODE ROUND-TRIPS: the suite's scenario (issue 17) on host 1:
+# the guest starts on host 1, the orchestrator sets its port's VLAN,
+# policing and ACL, ns1 on host 2 probes it, and it migrates to host 2
+# and back ROUND-TRIPS times.  MODE agent runs it with the agents, MODE
+# baseline without them: there the operator records the port's settings
+# with `roam-port save` (the vif hooks' part: the VLAN and policing then
+# follow the guest) and nothing else moves.  Each migration's downtime
+# and probe window go to $MIG/results.MODE; the closing line is printed
+# as "mig-summary MODE: ...", for the suite's wrapper (suite.sh).
+scenario() {
+	local mode=$1 trips=$2 results=$MIG/results.$1 i from=1 to=2 dt w
+
+	: >"$results"
+	events_start
+	cap_start obs 2 eth0 in
+	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap up1
+	check "[$mode] host 2 captures the guest's frames on its uplink" peer "uplink_cap up2"
+	check "[$mode] the observer's capture runs" cap_ready obs
+	check "[$mode] the observer's control: it hears host 2's beacon on VLAN 20" \
+		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
+	guest_up "$mode"
 	for ((i = 1; i <= 2 * trips; i++)); do
 		if ! dt=$(migrate "$from" "$to" 2>&1); then
 			tap_not_ok "[$mode] migration $i, host $from to host $to"
@@ -439,15 +532,8 @@ scenario() {
 			tap_diag "$(guest_why "$to" 2>&1)"
 			break
 		fi
-		w=$(peer "probe_window $mode $((i + 2))") || w="no report: $w"
-		echo "downtime=$dt $w" >>"$results"
-		tap_diag "[$mode] migration $i: $w"
-		check_output "[$mode] migration $i: no TCP message lost or repeated, no reset" \
-			"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
-		expect "$mode" "migration $i: host $to: the guest's port kept its settings" \
-			"$settings" port_settings "$to"
-		expect "$mode" "migration $i: host $from: no rule of the guest's is left" \
-			0 guest_rules "$from"
+		moved "$mode" "migration $i" "$from" "$to" $((i + 2))
+		echo "downtime=$dt $MOVED_WINDOW" >>"$results"
 		from=$((3 - from)) to=$((3 - to))
 	done
 	check "[$mode] the probe stops" peer probe_stop
@@ -463,14 +549,14 @@ scenario() {
 	check "[$mode] ... but it saw the beacon (the capture's control)" \
 		positive "$(count_lines obs "$(ns_ip 4) > ")"
 	for i in 1 2; do
-		if [ "$i" = 1 ]; then w=$(uplink_counts up1); else w=$(peer "uplink_counts up2"); fi
+		w=$(on_host "$i" uplink_counts "up$i")
 		check_output "[$mode] host $i's uplink carried nothing of the guest's untagged" \
 			0 field "$w" untagged
 		check "[$mode] ... and its frames tagged 10 (the control: $w)" \
 			positive "$(field "$w" vlan10)"
 	done
-	check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports 1
-	check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" br0_ports 2
+	check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports
+	check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" on_host 2 br0_ports
 	ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
 	allow_stop_warnings
 	peer allow_stop_warnings >/dev/null

@@ -16,7 +16,7 @@ check "host 2: the agent runs (systemd)" peer agent_start
 scenario agent "${MIG_TRIPS:-5}"
 for h in 1 2; do
 	check "host $h's timeline: ports and rules ready before every resume" \
-		timeline_check "$h"
+		on_host "$h" timeline_check
 done
 cp "$AGENT_TIMELINE" "$ROAM_SHARED/out/timeline.host1.json"
 peer "cp '$AGENT_TIMELINE' \"\$ROAM_SHARED/out/timeline.host2.json\""

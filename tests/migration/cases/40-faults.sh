@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Migrations that go wrong, with the agents running (issue 17's failure
+# cases), the guest probed from host 2 throughout; after each, the guest
+# stays connected wherever it runs, its port there has the orchestrator's
+# settings, and the other host has no rule of the guest's:
+#   - cancelled: virsh domjobabort while the memory is copied (the
+#     migration is slowed to 1 MiB/s so that it is still running);
+#   - host 2's agent killed with kill -9 while the guest comes in, and
+#     restarted by systemd: the migration completes;
+#   - host 2's agent killed with kill -9 and kept down while the guest
+#     leaves for host 1: started again, it drops the rules the guest left.
+# Not covered here yet: a destination that dies mid-migration, and the
+# host link cut mid-migration (README).
+# roam: limit 900
+
+# shellcheck source=../mig.sh
+. ./mig.sh
+
+mig_case faults && return 0
+mode=faults
+check "host 1: the agent runs (systemd)" agent_start
+check "host 2: the agent runs (systemd)" peer agent_start
+events_start
+guest_up "$mode"
+window=2
+
+# 1: cancelled while the memory is copied
+migrate_start 1 2 --bandwidth 1
+check "[$mode] the guest is coming in on host 2 (slowed to 1 MiB/s)" \
+	wait_for 600 incoming 2
+check "[$mode] virsh domjobabort on host 1" virsh -q domjobabort "$GUEST"
+check "[$mode] ... and the migration ends in failure" migrate_failed
+check "[$mode] the guest runs on host 1" guest_runs_on 1
+check "[$mode] host 2 has no domain of the guest's" \
+	bash -c "! virsh -c '$(libvirt_uri 2)' -q domstate '$GUEST' 2>/dev/null"
+window=$((window + 1))
+moved "$mode" "cancelled" 2 1 "$window"
+check_output "[$mode] cancelled: host 2's br0 has its own ports only" "p1 p4 uplink" \
+	on_host 2 br0_ports
+
+# 2: the destination's agent killed while the guest comes in
+migrate_start 1 2 --bandwidth 1
+check "[$mode] the guest is coming in on host 2 (slowed to 1 MiB/s)" \
+	wait_for 600 incoming 2
+check "[$mode] host 2: kill -9 the agent; systemd starts it again" peer agent_kill
+check "[$mode] the migration may go at full speed now" \
+	virsh -q migrate-setspeed "$GUEST" --bandwidth 10000
+check "[$mode] the migration completes" migrate_wait
+check "[$mode] the guest runs on host 2" guest_runs_on 2
+window=$((window + 1))
+moved "$mode" "destination's agent killed" 1 2 "$window"
+check_output "[$mode] host 1's br0 has its own ports only" "p2 uplink" br0_ports
+
+# 3: the source's agent killed and kept down while the guest leaves
+check "[$mode] host 2: the agent has recorded the guest" \
+	peer "wait_for 150 state_file"
+check "[$mode] host 2: kill -9 the agent, and keep it down" peer "agent_kill down"
+check "[$mode] the guest migrates to host 1 meanwhile" migrate 2 1
+check "[$mode] host 2: the guest's rules are still there (nobody dropped them)" \
+	positive "$(on_host 2 guest_rules)"
+check "[$mode] host 2: the agent starts again" peer agent_start
+check_output "[$mode] host 2: its sweep dropped the rules the guest left" 0 \
+	peer "wait_for 100 eval '[ \$(guest_rules) = 0 ]'; guest_rules"
+window=$((window + 1))
+moved "$mode" "source's agent killed" 2 1 "$window"
+
+check "[$mode] the probe stops" peer probe_stop
+check "[$mode] the guest is destroyed" virsh -q destroy "$GUEST"
+events_stop
+check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports
+check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" on_host 2 br0_ports
+ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
+check "host 1: the agent stops" systemctl stop roam-migrate-agent
+check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent"
+allow_stop_warnings
+peer allow_stop_warnings >/dev/null
+peer_done
