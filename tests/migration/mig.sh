@@ -352,9 +352,10 @@ sys.exit(bad)' "$AGENT_TIMELINE"
 
 # migrate_start FROM TO [ARG...]: migrate in the background; migrate_wait
 # then prints its output and returns its status (124: still running after
-# 600 s).
+# 600 s; the source's job as libvirt sees it is printed then).
 migrate_start() {
 	rm -f "$MIG/migrate.rc"
+	echo "$1" >"$MIG/migrate.from"
 	{
 		migrate "$@" >"$MIG/migrate.out" 2>&1
 		echo $? >"$MIG/migrate.rc"
@@ -362,17 +363,13 @@ migrate_start() {
 }
 
 migrate_wait() {
-	wait_for 3000 test -e "$MIG/migrate.rc" || return 124
+	wait_for 3000 test -e "$MIG/migrate.rc" || {
+		echo "the migration still runs; its job on the source:"
+		virsh -c "$(libvirt_uri "$(cat "$MIG/migrate.from")")" domjobinfo "$GUEST"
+		return 124
+	}
 	cat "$MIG/migrate.out"
 	return "$(cat "$MIG/migrate.rc")"
-}
-
-# migrate_failed: the background migration ended, in failure.
-migrate_failed() {
-	local rc=0
-
-	migrate_wait || rc=$?
-	[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
 }
 
 # incoming HOST: the guest is there, paused, while a migration brings it
