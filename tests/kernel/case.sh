@@ -26,6 +26,9 @@ cleanup() {
 }
 trap 'cleanup; exit 124' TERM
 
+# bash's "." of a missing file only fails its own command; without this
+# the missing case would reach the end line below and pass.
+[ -f "$1" ] || { echo "case.sh: no case $1" >&2; exit 1; }
 # shellcheck source=/dev/null
 . "$1"
 echo "#@end"

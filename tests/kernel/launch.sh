@@ -3,7 +3,8 @@
 #
 # launch.sh [--suite kernel|ovs|ovs-kmod|vif|migration] [--pass ours|in-tree]...
 #           [--tool FILE]... [--env KEY=VALUE]... [vm-run OPTIONS...]
-#           [-- CASE...]: run a suite in one test host.
+#           [-- CASE...]: run a suite (or its CASEs: 20-foo or
+#           cases/20-foo.sh) in one test host.
 # Each --pass runs the suite against that datapath, in order, in the same
 # boot (see run.sh); without one, the single pass is vm-run's --datapath.
 # Assembles the job the host runs and hands it to tests/vm-run.sh: this
@@ -46,6 +47,15 @@ done
 
 [ -d "$ROAM_TOP/tests/$suite/cases" ] ||
 	die "no suite '$suite' (tests/$suite/cases does not exist)"
+# A named case is cases/NAME.sh, or that path itself; a name that is
+# neither is refused before any boot.
+for i in ${cases[@]+"${!cases[@]}"}; do
+	c=${cases[i]}
+	[[ $c == cases/* ]] || c=cases/${c%.sh}.sh
+	[ -f "$ROAM_TOP/tests/$suite/$c" ] ||
+		die "no case '${cases[i]}' in tests/$suite/cases"
+	cases[i]=$c
+done
 job=$(mktemp -d "${TMPDIR:-/tmp}/roam-$suite-job.XXXXXX")
 trap 'rm -rf "$job" "$job.meson"' EXIT
 # The harness, then the suite's own files and cases in place of the kernel

@@ -4,8 +4,9 @@
 # The kernel suite's case runner (tests/kernel/cases.sh, case.sh), on the
 # build machine with made-up cases, no QEMU and no module: a case that
 # hangs fails its time limit, has its cleanup run and lets the next case
-# run; a case that exits half-way or dies on an unset variable fails "ran
-# to the end"; points are renumbered into one stream and labelled.
+# run; a case that exits half-way, dies on an unset variable or does not
+# exist fails "ran to the end"; points are renumbered into one stream and
+# labelled.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
@@ -48,14 +49,14 @@ stream=$(
 	scale=1
 	scrub() { : >"$job/scrubbed"; }
 	tap_n=0 tap_failed=0
-	for c in pass hangs exits unset pass; do
+	for c in pass hangs exits unset missing pass; do
 		run_case t "cases/$c.sh"
 	done 2>/dev/null
 )
 points() { grep -E '^(not )?ok ' <<<"$stream"; }
 
-check_output "points are numbered 1..12 in one stream" \
-	"$(seq 12 | tr '\n' ' ')" \
+check_output "points are numbered 1..13 in one stream" \
+	"$(seq 13 | tr '\n' ' ')" \
 	bash -c 'grep -Eo "^(not )?ok [0-9]+" | grep -Eo "[0-9]+$" | tr "\n" " "' <<<"$stream"
 check "a case's points carry its label" \
 	grep -qx 'ok 1 - \[t\] first' <<<"$(points)"
@@ -71,8 +72,10 @@ check "a case that exits early fails 'ran to the end'" \
 	grep -qx 'not ok 7 - \[t\] exits.sh ran to the end (it stopped with exit 0)' <<<"$(points)"
 check "a case killed by an unset variable fails it too" \
 	grep -Eqx 'not ok 9 - \[t\] unset.sh ran to the end \(it stopped with exit [1-9][0-9]*\)' <<<"$(points)"
+check "a case that does not exist fails it too (bash's . only fails itself)" \
+	grep -Eqx 'not ok 10 - \[t\] missing.sh ran to the end \(it stopped with exit [1-9][0-9]*\)' <<<"$(points)"
 check "the cases after them still run" \
-	grep -qx 'ok 12 - \[t\] pass.sh ran to the end' <<<"$(points)"
-check_output "three points fail in all" 3 grep -c '^not ok' <<<"$stream"
+	grep -qx 'ok 13 - \[t\] pass.sh ran to the end' <<<"$(points)"
+check_output "four points fail in all" 4 grep -c '^not ok' <<<"$stream"
 
 tap_done

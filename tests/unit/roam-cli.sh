@@ -38,6 +38,9 @@ expect_error "vm-run: bad datapath" 'datapath' \
 	"$top/tests/vm-run.sh" --datapath userspace /bin/true
 expect_error "vm-run: missing script" 'script|SCRIPT' \
 	"$top/tests/vm-run.sh" "$scratch/no-such-script"
+expect_error "launch: a case the suite does not have, before any build" \
+	"no case 'no-such-case' in tests/migration/cases" \
+	"$top/tests/kernel/launch.sh" --suite migration -- 00-start no-such-case
 expect_error "lint: unknown check" "unknown lint check 'style'" \
 	"$top/tests/lint/lint.sh" style
 expect_error "too little disk is refused" 'need 999999 GiB free' \
