@@ -352,7 +352,7 @@ sys.exit(bad)' "$AGENT_TIMELINE"
 
 # migrate_start FROM TO [ARG...]: migrate in the background; migrate_wait
 # then prints its output and returns its status (124: still running after
-# 600 s; the source's job as libvirt sees it is printed then).
+# 300 s; the source's job as libvirt sees it is printed then).
 migrate_start() {
 	rm -f "$MIG/migrate.rc"
 	echo "$1" >"$MIG/migrate.from"
@@ -363,7 +363,7 @@ migrate_start() {
 }
 
 migrate_wait() {
-	wait_for 3000 test -e "$MIG/migrate.rc" || {
+	wait_for 1500 test -e "$MIG/migrate.rc" || {
 		echo "the migration still runs; its job on the source:"
 		virsh -c "$(libvirt_uri "$(cat "$MIG/migrate.from")")" domjobinfo "$GUEST"
 		return 124
@@ -378,6 +378,12 @@ incoming() {
 	[ "$(virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null)" = paused ] &&
 		virsh -c "$(libvirt_uri "$((3 - $1))")" -q domjobinfo "$GUEST" 2>/dev/null |
 		grep -E '^Job type: +Unbounded' >/dev/null
+}
+
+# arriving HOST: the guest comes in on HOST, or the background migration
+# has ended.
+arriving() {
+	incoming "$1" || test -e "$MIG/migrate.rc"
 }
 
 # agent_pid: the agent's main process as systemd knows it ("0": none).
