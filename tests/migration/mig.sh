@@ -149,10 +149,16 @@ guest_port() {
 	echo "$port"
 }
 
+# guest_state HOST: the guest's state on HOST as virsh domstate says it
+# (nothing when HOST has no such domain).
+guest_state() {
+	virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null
+}
+
 # guest_runs_on HOST: the guest runs on HOST; guest_why HOST: why not
 # (vif.sh dom_why, there).
 guest_runs_on() {
-	[ "$(virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null)" = running ]
+	[ "$(guest_state "$1")" = running ]
 }
 
 guest_why() {
@@ -308,6 +314,11 @@ guest_rules() {
 	grep -c -i -F -- "$GUEST_MAC" <<<"$out" || true
 }
 
+# no_guest_rules: br0 here has no rule of the guest's.
+no_guest_rules() {
+	[ "$(guest_rules)" = 0 ]
+}
+
 # recorded: the guest's live <metadata> holds its port's record with the
 # orchestrator's VLAN and its ACL (what the agent keeps current).
 recorded() {
@@ -375,7 +386,7 @@ migrate_wait() {
 # incoming HOST: the guest is there, paused, while a migration brings it
 # in, and its source still has a job for it (the migration has not ended).
 incoming() {
-	[ "$(virsh -c "$(libvirt_uri "$1")" -q domstate "$GUEST" 2>/dev/null)" = paused ] &&
+	[ "$(guest_state "$1")" = paused ] &&
 		virsh -c "$(libvirt_uri "$((3 - $1))")" -q domjobinfo "$GUEST" 2>/dev/null |
 		grep -E '^Job type: +Unbounded' >/dev/null
 }
