@@ -54,6 +54,8 @@
 # ROAM_VM_NICE=N runs the hosts' QEMUs at niceness N (meson gives every
 # QEMU test but the longest one 5, so that one keeps its cores and the
 # rest use what it leaves).
+# ROAM_TCG_THREAD=multi|single picks QEMU's TCG threading for the hosts
+# (default multi: one thread per vCPU).
 # ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
 # building the image; for debugging the harness itself.
 #
@@ -298,6 +300,11 @@ sock=$run/link.sock uplink_sock=$run/uplink.sock
 # leaves the suites' daemons room beside KASAN's shadow and quarantine.
 mem=3G
 [ "$debug" -eq 0 ] || mem=2G
+tcg_thread=${ROAM_TCG_THREAD:-multi}
+case $tcg_thread in
+multi | single) ;;
+*) die "ROAM_TCG_THREAD must be multi or single, not '$tcg_thread'" ;;
+esac
 
 start_host() {
 	local i=$1 append args
@@ -312,7 +319,7 @@ start_host() {
 	append+=" roam.index=$i roam.hosts=$hosts roam.boot=$boot"
 	[ "$boot" = full ] || append+=" init=/usr/local/sbin/roam-init"
 	[ "$debug" -eq 0 ] || append+=" panic_on_warn=1 kmemleak=on"
-	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=multi"
+	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=$tcg_thread"
 		-cpu "EPYC,+svm,+npt" -smp 2 -m "$mem" -nic none -nodefaults
 		-no-user-config -display none -monitor none -no-reboot
 		-uuid "9d2c0a4e-726f-616d-0000-00000000000$i" -snapshot

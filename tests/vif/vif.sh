@@ -73,6 +73,16 @@ reach() {
 	done
 }
 
+# booted DOMAIN N IP: DOMAIN's guest, just started, answers nsN at IP
+# within 90 tries; when it does not, dom_why prints its state and its
+# console's last lines, so that a guest that hung or stopped while
+# booting leaves its cause in the test log.
+booted() {
+	reach "$2" "$3" 90 && return 0
+	dom_why "$1"
+	return 1
+}
+
 # allow_stop_warnings: a domain's stop makes ovs-vswitchd warn that it
 # "could not open network device vnetN": QEMU's exit removes the tap before
 # libvirt removes its port.  That is libvirt's order on every stop, not

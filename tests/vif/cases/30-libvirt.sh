@@ -58,7 +58,7 @@ check "g1's first Interface row: libvirt's iface-id, attached-mac and vm-id" \
 	identity g1 1
 cap_start p1 1 eth0 in
 cap_ready p1
-check "g1's guest boots and answers ns1 (VLAN 10)" reach 1 "$(guest_ip 1)" 90
+check "g1's guest boots and answers ns1 (VLAN 10)" booted g1 1 "$(guest_ip 1)"
 cap_stop
 check_output "only VLAN 10's namespace reaches g1" 1 reachers "$(guest_ip 1)"
 check_output "g1's echo replies reach the trunk tagged 10, and only 10" 10 \
@@ -74,7 +74,7 @@ check_output "g2's first Port row: native-untagged 20, trunks 20 and 30" \
 	first_row port "$tap2" tag trunks vlan_mode
 check "g2's first Interface row: libvirt's identity" identity g2 2
 check "g2's guest boots and answers ns2 (VLAN 20, untagged in the guest)" \
-	reach 2 "$(guest_ip 2)" 90
+	booted g2 2 "$(guest_ip 2)"
 check_output "only VLAN 20's namespace reaches g2 (30 is tagged: its guest has no VLAN device)" \
 	2 reachers "$(guest_ip 2)"
 cap_start g2tap - "$tap2" out
@@ -121,7 +121,7 @@ check "start g3, monitored" watched virsh -q start g3
 check_output "g3's first Port row: tag 30, from the portgroup" "tag=30 trunks= vlan_mode=" \
 	first_row port "$(dom_tap g3)" tag trunks vlan_mode
 check "g3's first Interface row: libvirt's identity" identity g3 3
-check "g3's guest boots and answers ns3 (VLAN 30)" reach 3 "$(guest_ip 3)" 90
+check "g3's guest boots and answers ns3 (VLAN 30)" booted g3 3 "$(guest_ip 3)"
 check_output "only VLAN 30's namespace reaches g3" 3 reachers "$(guest_ip 3)"
 
 # Part 5: stop.

@@ -38,7 +38,7 @@ check "define g1: access VLAN 10" dom_define g1 1 \
 	"$(iface_bridge "$(guest_mac 1)" "<vlan><tag id='10'/></vlan>")"
 check "start g1" virsh -q start g1
 tap=$(dom_tap g1)
-check "g1's guest answers ns1 (VLAN 10)" reach 1 "$(guest_ip 1)" 90
+check "g1's guest answers ns1 (VLAN 10)" booted g1 1 "$(guest_ip 1)"
 
 outside() {
 	"${VSCTL[@]}" set Port "$tap" tag=30 \
@@ -65,7 +65,7 @@ check_output "its Interface rows: libvirt's first, then the started hook's whole
 		"external_ids:team=blue external_ids:attached-mac=$(guest_mac 1) ingress_policing_rate=5000 ofport_request=33")" \
 	eval "first_row iface '$tap' all external_ids:team external_ids:attached-mac ingress_policing_rate ofport_request | sed -n 1,2p"
 check "ovs-vswitchd gave it OpenFlow port 33" wait_for 50 ofport_is "$tap" 33
-check "g1's guest answers ns3 (VLAN 30)" reach 3 "$(guest_ip 1)" 90
+check "g1's guest answers ns3 (VLAN 30)" booted g1 3 "$(guest_ip 1)"
 check_fails "and not ns1 (VLAN 10)" reach 1 "$(guest_ip 1)" 2
 
 # Restore.
