@@ -17,6 +17,13 @@
 #   --guest                 also build the nested test guest
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
+#   --retry-crash           with --guest: when a host's kernel crashes
+#                           and its report names no roamswitch frame,
+#                           run everything once more (the first attempt's
+#                           output kept as "# attempt 1| " comments): the
+#                           TCG nested-SVM fault README.md describes
+#                           ("Nested guests under TCG") strikes hosts
+#                           running nested guests at random
 #   --out DIR               at the end, whatever the outcome, copy what
 #                           the hosts wrote into $ROAM_SHARED/out to DIR
 #                           (made if missing: results for the build
@@ -41,8 +48,10 @@
 # the kernel's log ring no longer held).
 # Exit status: the script's (2 hosts: the first non-zero one); 1 if the
 # kernel log or a console was not clean, a host left no kernel-log verdict,
-# the datapath did not load or a host failed; 124 on timeout; 130 on
-# Ctrl-C.  Harness messages go to stderr only.
+# the datapath did not load or a host failed; 3 if a host's kernel crashed
+# while nested guests ran (--guest) and its report names no roamswitch
+# frame; 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr
+# only.
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
 # ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
@@ -77,6 +86,7 @@ usage() {
 
 args_given=("$@")
 hosts=1 datapath=ours debug=0 boot='' timeout=600 guest=0 shares=() out_dir=''
+retry_crash=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--hosts | --datapath | --boot | --timeout)
@@ -95,6 +105,11 @@ while [ $# -gt 0 ]; do
 		;;
 	--guest)
 		guest=1
+		shift
+		continue
+		;;
+	--retry-crash)
+		retry_crash=1
 		shift
 		continue
 		;;
@@ -152,6 +167,29 @@ flavour=host
 [ "$debug" -eq 0 ] || flavour=debug
 
 need_root "${args_given[@]}"
+
+# --retry-crash: this script again, without the option, buffered; once
+# more, streamed, if the first attempt ended in exit status 3.
+if [ "$retry_crash" -eq 1 ]; then
+	[ "$guest" -eq 1 ] || die "--retry-crash is for runs with nested guests (--guest)"
+	again=()
+	for a in "${args_given[@]}"; do
+		[ "$a" = --retry-crash ] || again+=("$a")
+	done
+	first=$(mktemp)
+	rc=0
+	"$0" "${again[@]}" >"$first" || rc=$?
+	if [ "$rc" -ne 3 ]; then
+		cat "$first"
+		rm -f "$first"
+		exit "$rc"
+	fi
+	echo "# attempt 1: a host's kernel crashed under nested guests, no roamswitch frame in its report: the TCG nested-SVM fault (README.md, \"Nested guests under TCG\"); its output, then attempt 2"
+	sed 's/^/# attempt 1| /' "$first"
+	rm -f "$first"
+	step "a host crashed under nested guests (TCG's fault): attempt 2"
+	exec "$0" "${again[@]}"
+fi
 apt_install qemu-system-x86 qemu-utils cloud-image-utils
 need_disk "$ROAM_CACHE" 2
 
@@ -428,9 +466,19 @@ while :; do
 		[ ! -e "$share/host$i/status" ] || continue
 		pending=1
 		if ! kill -0 "${qemu_pids[i]}" 2>/dev/null; then
-			crash_report "$i" || console_tail "$i"
+			crashed=0
+			crash_report "$i" >"$run/crash$i" && crashed=1
+			cat "$run/crash$i"
+			[ "$crashed" -eq 1 ] || console_tail "$i"
 			[ -e "$share/host$i/started" ] ||
 				die "host $i failed to boot (console above; logs in $ROAM_CACHE/run/last-failure)"
+			# anywhere in its console: a later oops may name us
+			if [ "$crashed" -eq 1 ] && [ "$guest" -eq 1 ] &&
+				! grep -F '[openvswitch]' "$run/host$i.console" >/dev/null; then
+				printf 'roam: error: host %s crashed with nested guests running, no roamswitch frame in its report (logs in %s)\n' \
+					"$i" "$ROAM_CACHE/run/last-failure" >&2
+				exit 3
+			fi
 			die "host $i stopped before the script finished (console above; logs in $ROAM_CACHE/run/last-failure)"
 		fi
 		if [ ! -e "$share/host$i/started" ] &&

@@ -6,7 +6,10 @@
 #   - a job that exits 0 but leaves a splat line in the kernel log fails
 #     the run, through the runner's verdict and the console check both;
 #   - a harness killed with SIGKILL leaves no QEMU running, and the next
-#     run sweeps its run directory.
+#     run sweeps its run directory;
+#   - --retry-crash runs a job whose host crashed under nested guests
+#     once more, and no more; a crash that names our module is not
+#     retried.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
@@ -62,5 +65,23 @@ check "the runner's verdict names it" \
 check "the console check names it" \
 	grep -q 'console not clean' "$out/splat.out"
 check "and shows the line" grep -q 'roam-harness-break' "$out/splat.out"
+
+# 3. --retry-crash: a host crash (sysrq c) with nested guests given.
+rc=0
+"$vm_run" --guest --retry-crash --timeout 300 \
+	"$top/tests/harness/breaks/crash.sh" >"$out/crash.out" 2>"$out/crash.err" || rc=$?
+check_eq "a crash under nested guests fails the run with status 3" 3 "$rc"
+check_eq "after two attempts, the first kept as comments" 1 \
+	"$(grep -c '^# attempt 1| job start' "$out/crash.out")"
+check_eq "the second streamed" 1 "$(grep -c '^job start' "$out/crash.out")"
+check "the harness said why it tried again" grep -q 'attempt 2' "$out/crash.err"
+check_fails "the job never went on past its crash" \
+	grep -q 'job survived' "$out/crash.out"
+rc=0
+"$vm_run" --guest --retry-crash --timeout 300 \
+	"$top/tests/harness/breaks/crash.sh" ours >"$out/ours.out" 2>"$out/ours.err" || rc=$?
+check_eq "a crash whose console names our module fails with 1" 1 "$rc"
+check_eq "after one attempt only" 1 "$(grep -c 'job start' "$out/ours.out")"
+check_fails "with no second" grep -q 'attempt 2' "$out/ours.err"
 
 tap_done
