@@ -86,6 +86,25 @@ check_fails() {
 	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
 }
 
+# check_refused DESCRIPTION REASON CMD...: CMD fails as a refusal does
+# (exit 1 to 123: not a crash, a timeout or a missing command) and its
+# stderr's last line is REASON: bad input gets a clear error.
+check_refused() {
+	local desc=$1 want=$2 out rc=0
+	shift 2
+
+	out=$("$@" 2>&1 >/dev/null) || rc=$?
+	case "$rc" in
+	0 | 124 | 126 | 127 | 1[2-9][0-9] | 2[0-9][0-9])
+		tap_not_ok "$desc"
+		printf '#   exit %d from %s\n' "$rc" "$*"
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+		return 1
+		;;
+	esac
+	check_eq "$desc" "$want" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
 # check_output DESCRIPTION EXPECTED CMD...: CMD succeeds and its stdout is
 # EXPECTED.  Unlike check_eq with "$(CMD)", a failing CMD never reads as
 # empty output.

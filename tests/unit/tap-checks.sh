@@ -42,6 +42,14 @@ expect "not ok" "check_fails fails a command killed by a signal" \
 	check_fails d sh -c 'kill -TERM $$'
 expect "not ok" "check_fails fails a command that timed out" \
 	check_fails d timeout 0.1 sleep 5
+expect ok "check_refused passes a refusal with its reason" \
+	check_refused d "no" sh -c 'echo no >&2; exit 1'
+expect "not ok" "check_refused fails another reason" \
+	check_refused d "no" sh -c 'echo maybe >&2; exit 1'
+expect "not ok" "check_refused fails a command that succeeds" \
+	check_refused d "no" sh -c 'echo no >&2'
+expect "not ok" "check_refused fails a command killed by a signal" \
+	check_refused d "no" sh -c 'echo no >&2; kill -TERM $$'
 expect ok "check_output passes matching output" check_output d "x" echo x
 expect "not ok" "check_output fails other output" check_output d "x" echo y
 expect "not ok" "check_output fails a failing command with empty output" \
