@@ -46,6 +46,7 @@
 #include "actions_fmt.h"
 #include "datapath.h"
 #include "fault.h"
+#include "redirect.h"
 #include "upcall.h"
 #include "vport.h"
 
@@ -135,7 +136,13 @@ static void output_to_port(struct rsw_datapath *dp, struct sk_buff *skb,
 	struct rsw_vport *vport = rsw_dp_port(dp, port_no);
 	u32 cut = RSW_CB(skb)->cutlen;
 
-	if (unlikely(!vport || !netif_running(vport->dev) ||
+	if (unlikely(!vport))
+		goto drop;
+	/* A redirected port's output leaves by its target (redirect.h). */
+	vport = rsw_redirect_output(vport, skb);
+	if (unlikely(!vport))
+		return;
+	if (unlikely(!netif_running(vport->dev) ||
 		     !netif_carrier_ok(vport->dev)))
 		goto drop;
 	if (unlikely(cut) && unlikely(trim_for_trunc(skb, cut))) {

@@ -10,6 +10,7 @@
 #include <net/netns/generic.h>
 #include "actions.h"
 #include "datapath.h"
+#include "redirect_genl.h"
 #include "upcall.h"
 #include "vport.h"
 
@@ -109,6 +110,8 @@ void rsw_dp_del_port(struct rsw_vport *vport)
 {
 	rsw_assert_locked();
 
+	/* While it is still published, so the announcements can name it. */
+	rsw_redirect_port_gone(vport);
 	xa_erase(&vport->dp->ports, vport->port_no);
 	rsw_vport_destroy(vport);
 }

@@ -87,6 +87,7 @@ struct rsw_datapath {
 	struct rsw_dp_stats __percpu *stats;
 	u32 user_features;		/* OVS_DP_F_*; READ_ONCE on the fast path */
 	struct rsw_cpu_pids __rcu *cpu_pids;
+	unsigned int n_redirects;	/* ports redirected; rsw_mutex */
 };
 
 struct rsw_net {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Registration of the four families and the header/notify helpers their
- * handlers share.
+ * Registration of the four openvswitch families and roam_redirect, and the
+ * header/notify helpers their handlers share.
  */
 
 #include <linux/openvswitch.h>
@@ -9,6 +9,7 @@
 #include "flow_genl.h"
 #include "genl.h"
 #include "packet_genl.h"
+#include "redirect_genl.h"
 #include "vport_genl.h"
 
 static struct genl_family *const rsw_families[] = {
@@ -16,6 +17,7 @@ static struct genl_family *const rsw_families[] = {
 	&rsw_vport_family,
 	&rsw_flow_family,
 	&rsw_packet_family,
+	&rsw_redirect_family,
 };
 
 struct ovs_header *rsw_genl_put(struct sk_buff *skb,

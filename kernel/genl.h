@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Registering the four Generic Netlink families (each declared in its own
- * *_genl.h) and the helpers their handlers share.
+ * Registering the Generic Netlink families, the four openvswitch ones and
+ * roam_redirect (each declared in its own *_genl.h), and the helpers their
+ * handlers share.
  */
 #ifndef _RSW_GENL_H
 #define _RSW_GENL_H

@@ -12,6 +12,7 @@
 #include "fault.h"
 #include "flow_table.h"
 #include "genl.h"
+#include "roam_redirect.h"
 #include "vport.h"
 
 static int __init rsw_mod_init(void)
@@ -76,3 +77,4 @@ MODULE_ALIAS_GENL_FAMILY(OVS_DATAPATH_FAMILY);
 MODULE_ALIAS_GENL_FAMILY(OVS_VPORT_FAMILY);
 MODULE_ALIAS_GENL_FAMILY(OVS_FLOW_FAMILY);
 MODULE_ALIAS_GENL_FAMILY(OVS_PACKET_FAMILY);
+MODULE_ALIAS_GENL_FAMILY(ROAM_REDIRECT_FAMILY);

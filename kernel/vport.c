@@ -42,6 +42,9 @@ void rsw_vport_free(struct rsw_vport *vport)
 	if (vport->dev)
 		netdev_put(vport->dev, &vport->dev_tracker);
 	kfree(rcu_dereference_raw(vport->upcall_pids));
+	/* Removed, and announced, before the port went (redirect_genl.h). */
+	if (WARN_ON_ONCE(rcu_access_pointer(vport->redirect)))
+		kfree(rcu_dereference_raw(vport->redirect));
 	kfree(vport);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/rcupdate.h>
 
 struct rsw_datapath;
+struct rsw_redirect;
 
 /* Where upcalls for packets from this port go: one PID, or spread. */
 struct rsw_upcall_pids {
@@ -48,6 +49,8 @@ struct rsw_vport {
 	u32 port_no;
 	const struct rsw_vport_ops *ops;
 	struct rsw_upcall_pids __rcu *upcall_pids;
+	/* Set and cleared under rsw_mutex (redirect.h); NULL mostly. */
+	struct rsw_redirect __rcu *redirect;
 	struct rcu_head rcu;
 };
 

@@ -11,6 +11,13 @@
  * request got an answer, 1 otherwise.  The control request
  * "flow-nested-ok" is well formed and must be accepted; the flow it adds
  * is deleted again ("flow-nested-ok-del").
+ *
+ *   ovs-badmsg --redirect DP
+ *
+ * sends requests to roamswitch's roam_redirect family instead, DP being a
+ * datapath name or, as digits, a dp_ifindex (one of another namespace's,
+ * say).  DP's ports 1 and 2 must exist and port 9 must not; its control
+ * requests redirect port 1 to port 2 and remove that again.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,10 +33,12 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include "roam_redirect.h"
+
 static const char *prog = "ovs-badmsg";
 
 static struct nl_sock *sk;
-static int dp_family, vport_family, flow_family;
+static int dp_family, vport_family, flow_family, redirect_family;
 static int dp_ifindex;
 static bool failed;
 
@@ -97,6 +106,11 @@ static void put(struct req *r, int type, const void *data, size_t len)
 }
 
 static void put_u32(struct req *r, int type, uint32_t v)
+{
+	put(r, type, &v, sizeof(v));
+}
+
+static void put_u16(struct req *r, int type, uint16_t v)
 {
 	put(r, type, &v, sizeof(v));
 }
@@ -243,6 +257,102 @@ static void vport_requests(void)
 	req_send(&r);
 }
 
+/* A roam_redirect request on PORT (0: none) with TARGET (0: none). */
+static void redirect_start(struct req *r, const char *name, int cmd,
+			   int ifindex, uint32_t port, uint32_t target)
+{
+	req_start(r, name, redirect_family, cmd, ROAM_REDIRECT_VERSION,
+		  ifindex);
+	/* A new family's commands take no flags the core cannot enforce. */
+	nlmsg_hdr(r->msg)->nlmsg_flags &= ~NLM_F_CREATE;
+	if (port)
+		put_u32(r, ROAM_REDIRECT_ATTR_PORT, port);
+	if (target)
+		put_u32(r, ROAM_REDIRECT_ATTR_TARGET, target);
+}
+
+static void redirect_requests(void)
+{
+	const uint32_t vid32 = 10;
+	struct req r;
+
+	r.name = "redirect-short-header";
+	r.msg = nlmsg_alloc();
+	if (!r.msg || !genlmsg_put(r.msg, NL_AUTO_PORT, NL_AUTO_SEQ,
+				   redirect_family, 0, NLM_F_ACK,
+				   ROAM_REDIRECT_CMD_SET,
+				   ROAM_REDIRECT_VERSION)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(1);
+	}
+	raw(&r, NULL, 2);
+	req_send(&r);
+
+	redirect_start(&r, "redirect-set-no-port", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 0, 2);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-no-target", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 0);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-unknown-dp", ROAM_REDIRECT_CMD_SET,
+		       0x7fffffff, 1, 2);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-unknown-port", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 9, 2);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-unknown-target",
+		       ROAM_REDIRECT_CMD_SET, dp_ifindex, 1, 9);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-port-too-big", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 70000, 2);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-self", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 2, 2);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-vlan-0", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put_u16(&r, ROAM_REDIRECT_ATTR_VLAN, 0);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-vlan-4095", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put_u16(&r, ROAM_REDIRECT_ATTR_VLAN, 4095);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-vlan-u32", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put(&r, ROAM_REDIRECT_ATTR_VLAN, &vid32, sizeof(vid32));
+	req_send(&r);
+	/* Counters are the kernel's to report, not the caller's to set. */
+	redirect_start(&r, "redirect-set-counters", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put(&r, ROAM_REDIRECT_ATTR_PACKETS, "\0\0\0\0\0\0\0\0", 8);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-unknown-attr", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put_u32(&r, 99, 0);
+	req_send(&r);
+	redirect_start(&r, "redirect-set-truncated-attr",
+		       ROAM_REDIRECT_CMD_SET, dp_ifindex, 1, 0);
+	attr(&r, ROAM_REDIRECT_ATTR_TARGET, NLA_HDRLEN + 64, &vid32, 4);
+	req_send(&r);
+	redirect_start(&r, "redirect-del-not-redirected",
+		       ROAM_REDIRECT_CMD_DEL, dp_ifindex, 1, 0);
+	req_send(&r);
+	redirect_start(&r, "redirect-get-not-redirected",
+		       ROAM_REDIRECT_CMD_GET, dp_ifindex, 1, 0);
+	req_send(&r);
+	redirect_start(&r, "redirect-unknown-cmd", 99, dp_ifindex, 1, 2);
+	req_send(&r);
+
+	/* The controls: a well-formed redirect, and its removal. */
+	redirect_start(&r, "redirect-set-ok", ROAM_REDIRECT_CMD_SET,
+		       dp_ifindex, 1, 2);
+	put_u16(&r, ROAM_REDIRECT_ATTR_VLAN, 10);
+	req_send(&r);
+	redirect_start(&r, "redirect-del-ok", ROAM_REDIRECT_CMD_DEL,
+		       dp_ifindex, 1, 0);
+	req_send(&r);
+}
+
 static void flow_requests(void)
 {
 	struct ovs_key_ipv4 ip4;
@@ -346,14 +456,20 @@ static void flow_requests(void)
 int main(int argc, char **argv)
 {
 	struct timeval tv = { .tv_sec = 10 };
+	bool redirect = argc == 3 && !strcmp(argv[1], "--redirect");
+	const char *dp = argv[argc - 1];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s DP\n", prog);
+	if (argc != 2 && !redirect) {
+		fprintf(stderr, "usage: %s DP\n       %s --redirect DP\n",
+			prog, prog);
 		return 1;
 	}
-	dp_ifindex = if_nametoindex(argv[1]);
+	if (redirect && strspn(dp, "0123456789") == strlen(dp))
+		dp_ifindex = atoi(dp);
+	else
+		dp_ifindex = if_nametoindex(dp);
 	if (!dp_ifindex) {
-		fprintf(stderr, "%s: no datapath device %s\n", prog, argv[1]);
+		fprintf(stderr, "%s: no datapath device %s\n", prog, dp);
 		return 1;
 	}
 	sk = nl_socket_alloc();
@@ -364,6 +480,17 @@ int main(int argc, char **argv)
 	}
 	setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVTIMEO, &tv,
 		   sizeof(tv));
+	if (redirect) {
+		redirect_family = genl_ctrl_resolve(sk, ROAM_REDIRECT_FAMILY);
+		if (redirect_family < 0) {
+			fprintf(stderr, "%s: the %s family is not registered\n",
+				prog, ROAM_REDIRECT_FAMILY);
+			return 1;
+		}
+		redirect_requests();
+		nl_socket_free(sk);
+		return failed;
+	}
 	dp_family = genl_ctrl_resolve(sk, OVS_DATAPATH_FAMILY);
 	vport_family = genl_ctrl_resolve(sk, OVS_VPORT_FAMILY);
 	flow_family = genl_ctrl_resolve(sk, OVS_FLOW_FAMILY);
