@@ -45,10 +45,12 @@ struct rsw_vport *rsw_redirect_apply(struct rsw_vport *vport,
 				     struct rsw_redirect *redirect,
 				     struct sk_buff *skb)
 {
+	/* Actions leave skb->data at the Ethernet header (actions.c). */
+	const struct ethhdr *eh = (const struct ethhdr *)skb->data;
 	struct rsw_vport *target;
 
 	/* Flooding takes these to the other host already (roam_redirect.h). */
-	if (is_multicast_ether_addr(eth_hdr(skb)->h_dest))
+	if (is_multicast_ether_addr(eh->h_dest))
 		goto drop;
 	/* Gone only between its removal and the redirect's (under
 	 * rsw_mutex, while this runs under RCU).

@@ -65,7 +65,7 @@ enum roam_redirect_attr {
 	/* Replies only (a request that carries them is refused): */
 	ROAM_REDIRECT_ATTR_PACKETS,	/* u64: frames sent out of TARGET */
 	ROAM_REDIRECT_ATTR_BYTES,	/* u64: their bytes */
-	ROAM_REDIRECT_ATTR_DROPPED,	/* u64: group-addressed, dropped */
+	ROAM_REDIRECT_ATTR_DROPPED,	/* u64: group-addressed, or TARGET going */
 	/* u64: CLOCK_REALTIME ns of the first frame redirected, once one was */
 	ROAM_REDIRECT_ATTR_FIRST_NS,
 	ROAM_REDIRECT_ATTR_PAD,
