@@ -108,6 +108,29 @@ static struct rsw_vport *lookup_port(struct genl_info *info, int attr)
 	return vport;
 }
 
+/*
+ * The redirect of the port a request's PORT names, with the port in
+ * *@vport; an ERR_PTR() with the reason in extack if there is none.
+ * Under rsw_mutex or RCU.
+ */
+static struct rsw_redirect *lookup_redirect(struct genl_info *info,
+					    struct rsw_vport **vport)
+{
+	struct rsw_redirect *redirect;
+
+	*vport = lookup_port(info, ROAM_REDIRECT_ATTR_PORT);
+	if (IS_ERR(*vport))
+		return ERR_CAST(*vport);
+	redirect = rsw_deref_any((*vport)->redirect);
+	if (!redirect) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[ROAM_REDIRECT_ATTR_PORT],
+				    "the port is not redirected");
+		return ERR_PTR(-ENOENT);
+	}
+	return redirect;
+}
+
 static int redirect_cmd_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rsw_redirect *redirect, *old;
@@ -167,17 +190,9 @@ static int redirect_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&rsw_mutex);
-	vport = lookup_port(info, ROAM_REDIRECT_ATTR_PORT);
-	if (IS_ERR(vport)) {
-		err = PTR_ERR(vport);
-		goto err_unlock;
-	}
-	redirect = rsw_deref(vport->redirect);
-	if (!redirect) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[ROAM_REDIRECT_ATTR_PORT],
-				    "the port is not redirected");
-		err = -ENOENT;
+	redirect = lookup_redirect(info, &vport);
+	if (IS_ERR(redirect)) {
+		err = PTR_ERR(redirect);
 		goto err_unlock;
 	}
 	/* Built first: a removal that cannot be announced is not done. */
@@ -211,17 +226,9 @@ static int redirect_cmd_get(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 
 	rcu_read_lock();
-	vport = lookup_port(info, ROAM_REDIRECT_ATTR_PORT);
-	if (IS_ERR(vport)) {
-		err = PTR_ERR(vport);
-		goto err_unlock;
-	}
-	redirect = rcu_dereference(vport->redirect);
-	if (!redirect) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[ROAM_REDIRECT_ATTR_PORT],
-				    "the port is not redirected");
-		err = -ENOENT;
+	redirect = lookup_redirect(info, &vport);
+	if (IS_ERR(redirect)) {
+		err = PTR_ERR(redirect);
 		goto err_unlock;
 	}
 	err = redirect_fill(reply, vport, redirect, info->snd_portid,

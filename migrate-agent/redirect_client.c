@@ -264,32 +264,34 @@ int redirect_set(struct redirect_client *c, int dp_ifindex, uint32_t port,
 	return transact(c, msg, one_reply, out, "set");
 }
 
-int redirect_del(struct redirect_client *c, int dp_ifindex, uint32_t port,
-		 struct redirect_info *out)
+/* A request about one PORT, answered with its redirect in @out. */
+static int port_request(struct redirect_client *c, int flags, uint8_t cmd,
+			int dp_ifindex, uint32_t port,
+			struct redirect_info *out, const char *what)
 {
 	struct nl_msg *msg;
 
-	msg = request(c->family, ROAM_REDIRECT_VERSION, NLM_F_ECHO,
-		      ROAM_REDIRECT_CMD_DEL, dp_ifindex);
+	msg = request(c->family, ROAM_REDIRECT_VERSION, flags, cmd,
+		      dp_ifindex);
 	if (msg && nla_put_u32(msg, ROAM_REDIRECT_ATTR_PORT, port)) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	return transact(c, msg, one_reply, out, "del");
+	return transact(c, msg, one_reply, out, what);
+}
+
+int redirect_del(struct redirect_client *c, int dp_ifindex, uint32_t port,
+		 struct redirect_info *out)
+{
+	return port_request(c, NLM_F_ECHO, ROAM_REDIRECT_CMD_DEL, dp_ifindex,
+			    port, out, "del");
 }
 
 int redirect_get(struct redirect_client *c, int dp_ifindex, uint32_t port,
 		 struct redirect_info *out)
 {
-	struct nl_msg *msg;
-
-	msg = request(c->family, ROAM_REDIRECT_VERSION, 0,
-		      ROAM_REDIRECT_CMD_GET, dp_ifindex);
-	if (msg && nla_put_u32(msg, ROAM_REDIRECT_ATTR_PORT, port)) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	return transact(c, msg, one_reply, out, "get");
+	return port_request(c, 0, ROAM_REDIRECT_CMD_GET, dp_ifindex, port, out,
+			    "get");
 }
 
 struct dump_arg {

@@ -73,6 +73,20 @@ genl_groups() {
 	sed -n 's/.*ID-0x[0-9a-f]* *name: \([^ ]*\).*/\1/p' <<<"$info"
 }
 
+# check_badmsg ARGS...: run bin/ovs-badmsg ARGS; it must get an answer to
+# every request, and each "NAME ERRNO" line of stdin must be its answer
+# to request NAME (test points).
+check_badmsg() {
+	local out rc=0 name errno
+
+	out=$("$PWD/bin/ovs-badmsg" "$@" 2>&1) || rc=$?
+	check_eq "ovs-badmsg $* got an answer to every request" 0 "$rc"
+	while read -r name errno; do
+		check_eq "$name -> $errno" "$name $errno" \
+			"$(grep "^$name " <<<"$out")"
+	done
+}
+
 # check_unload: the module unloads and leaves nothing behind: no module,
 # none of the four families, no datapath device (test points).
 check_unload() {
