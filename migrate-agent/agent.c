@@ -9,7 +9,9 @@
  * new place the moment it resumes there (switchover.c); it drops what the
  * guest leaves behind, on the source after the migration and on the
  * destination after a failed one; and it writes one JSON record per
- * migration and host (timeline.c).
+ * migration and host (timeline.c).  With --uplink, the frames for a guest
+ * that paused to leave go to its destination over the uplink (detour.c),
+ * which delivers them to the new tap (switchover.c).
  *
  * It talks to libvirt only (domain lifecycle and job-completed events,
  * metadata), and to Open vSwitch through its tools.  It opens no port:
@@ -19,7 +21,7 @@
  * meanwhile left behind, and records the running ones afresh.
  *
  *   roam-migrate-agent [--uri URI] [--state-dir DIR] [--timeline FILE]
- *                      [--roam-port PATH] [--interval MS]
+ *                      [--roam-port PATH] [--interval MS] [--uplink PORT]
  */
 #include <getopt.h>
 #include <signal.h>
@@ -122,10 +124,91 @@ static void switchover_tick(int timer, void *opaque)
 		if (switchover_announce(sw) > 0)
 			timeline_event(&g->tl, "announced", "agent");
 	}
-	if ((sw->first_seen && sw->rounds == rounds) || since > SWITCHOVER_WATCH_MS) {
+	/* the delivery rules serve until the switches have learnt the move */
+	if (sw->delivering && since > SWITCHOVER_WATCH_MS)
+		switchover_undeliver(sw);
+	if ((sw->first_seen && sw->rounds == rounds && !sw->delivering) ||
+	    since > SWITCHOVER_WATCH_MS) {
 		virEventRemoveTimeout(timer);
 		sw->timer = -1;
 	}
+}
+
+/* How often the source reads its redirects' counters until the first
+ * frame was redirected, and for how long at most. */
+#define DETOUR_TICK_MS 10
+#define DETOUR_WATCH_MS 30000
+
+/* The source, from the pause: the kernel's time of the first frame
+ * redirected goes into the timeline.  OPAQUE is the guest's UUID. */
+static void detour_tick(int timer, void *opaque)
+{
+	struct guest *g = guest_find(opaque);
+	struct detour *d;
+
+	if (!g) {
+		virEventRemoveTimeout(timer);
+		return;
+	}
+	d = &g->dt;
+	detour_sample(d);
+	if (d->first_ns)
+		timeline_event_at(&g->tl, "first frame redirected to the uplink",
+				  "kernel (roam_redirect)",
+				  (long long)(d->first_ns / 1000000));
+	if (d->first_ns || !d->on ||
+	    monotonic_ms() - d->started_ms > DETOUR_WATCH_MS) {
+		virEventRemoveTimeout(timer);
+		d->timer = -1;
+	}
+}
+
+/* The source: the guest paused to leave; its frames go to the uplink. */
+static void on_paused_here(virDomainPtr dom, struct guest *g)
+{
+	struct detour *d = &g->dt;
+	char *uuid;
+	int n;
+
+	if (!detour_enabled())
+		return;
+	if (!d->n)
+		detour_prepare(dom, d);
+	n = detour_start(d);
+	if (n <= 0)
+		return;
+	timeline_event(&g->tl, "redirected to the uplink", "agent (roam_redirect)");
+	timeline_set_int(&g->tl, "redirected_ports", n);
+	if (d->timer >= 0)
+		virEventRemoveTimeout(d->timer);
+	uuid = strdup(g->uuid);
+	if (!uuid)
+		return;
+	d->started_ms = monotonic_ms();
+	d->timer = virEventAddTimeout(DETOUR_TICK_MS, detour_tick, uuid, free);
+	if (d->timer < 0)
+		free(uuid);
+}
+
+/* The source: the detour ends with the migration, one way or the other. */
+static void detour_end(struct guest *g, bool failed)
+{
+	struct detour *d = &g->dt;
+
+	if (!d->on)
+		return;
+	detour_sample(d);
+	if (d->timer >= 0) {
+		virEventRemoveTimeout(d->timer);
+		d->timer = -1;
+	}
+	timeline_set_int(&g->tl, "redirected_frames", (long long)d->packets);
+	if (failed) {
+		detour_stop(d);
+		timeline_event(&g->tl, "redirects removed", "agent (roam_redirect)");
+	}
+	/* on success the kernel drops them with the tap */
+	d->on = false;
 }
 
 /* The destination: the guest resumed here after its migration. */
@@ -175,6 +258,8 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		guest_adopt(dom);
 		if (switchover_prepare(dom, &g->sw) > 0)
 			timeline_event(&g->tl, "announcement ready", "agent");
+		if (switchover_deliver(&g->sw) > 0)
+			timeline_event(&g->tl, "delivery from the uplink ready", "agent");
 		break;
 	case VIR_DOMAIN_EVENT_SUSPENDED:
 		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)
@@ -182,6 +267,7 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		if (!timeline_open(&g->tl, "source"))
 			timeline_begin(&g->tl, g->name, "source");
 		timeline_event(&g->tl, "guest paused", "libvirt SUSPENDED_MIGRATED");
+		on_paused_here(dom, g);
 		break;
 	case VIR_DOMAIN_EVENT_RESUMED:
 		if (detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED &&
@@ -195,6 +281,7 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		if (timeline_open(&g->tl, "source")) {
 			timeline_event(&g->tl, "migration failed, guest resumed here",
 				       "libvirt RESUMED");
+			detour_end(g, true);
 			timeline_end(&g->tl);
 		}
 		break;
@@ -203,6 +290,7 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			if (!timeline_open(&g->tl, "source"))
 				timeline_begin(&g->tl, g->name, "source");
 			timeline_event(&g->tl, "guest left", "libvirt STOPPED_MIGRATED");
+			detour_end(g, false);
 		} else {
 			timeline_event(&g->tl, "guest stopped here", "libvirt STOPPED");
 		}
@@ -249,9 +337,16 @@ static void refresh_all(int timer, void *opaque)
 	n = virConnectListAllDomains(a->conn, &doms, VIR_CONNECT_LIST_DOMAINS_RUNNING);
 	for (i = 0; i < n; i++) {
 		virDomainJobInfo job;
+		struct guest *g;
+		int changed = -1;
 
 		if (!virDomainGetJobInfo(doms[i], &job) && job.type == VIR_DOMAIN_JOB_NONE)
-			guest_refresh(doms[i]);
+			changed = guest_refresh(doms[i]);
+		/* what the pause will need, asked while there is time: again
+		 * when the port settings changed (the VLANs among them) */
+		g = changed >= 0 && detour_enabled() ? guest_get(doms[i]) : NULL;
+		if (g && !g->dt.on && (changed == 1 || !g->dt.n))
+			detour_prepare(doms[i], &g->dt);
 		virDomainFree(doms[i]);
 	}
 	free(doms);
@@ -315,7 +410,7 @@ err:
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: roam-migrate-agent [--uri URI] [--state-dir DIR] [--timeline FILE]\n"
-		   "                          [--roam-port PATH] [--interval MS]\n");
+		   "                          [--roam-port PATH] [--interval MS] [--uplink PORT]\n");
 }
 
 int main(int argc, char **argv)
@@ -326,11 +421,12 @@ int main(int argc, char **argv)
 		{ "timeline", required_argument, NULL, 't' },
 		{ "roam-port", required_argument, NULL, 'r' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "uplink", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *state_dir = "/run/roam-migrate-agent", *timeline = NULL;
-	const char *roam_port = "roam-port";
+	const char *roam_port = "roam-port", *uplink = NULL;
 	struct agent a = {
 		.uri = "qemu:///system", .interval_ms = 2000,
 		.lifecycle_cb = -1, .job_cb = -1,
@@ -351,6 +447,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'l': uplink = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}
@@ -369,6 +466,10 @@ int main(int argc, char **argv)
 		return 1;
 	if (guests_init(state_dir, roam_port))
 		goto out_timeline;
+	/* without our datapath the guests still move, only not detoured */
+	if (detour_init(uplink))
+		fprintf(stderr, "roam-migrate-agent: no detours at the pause\n");
+	switchover_init(uplink);
 	a.refresh_timer = virEventAddTimeout(a.interval_ms, refresh_all, &a, NULL);
 	if (a.refresh_timer < 0)
 		goto out_guests;
@@ -388,6 +489,7 @@ int main(int argc, char **argv)
 	agent_disconnect(&a);
 out_guests:
 	guests_uninit();
+	detour_uninit();
 out_timeline:
 	timeline_uninit();
 	return rc;

@@ -38,6 +38,9 @@ static void guest_free(struct guest *g)
 {
 	if (g->sw.timer >= 0)
 		virEventRemoveTimeout(g->sw.timer);
+	if (g->dt.timer >= 0)
+		virEventRemoveTimeout(g->dt.timer);
+	switchover_undeliver(&g->sw);
 	timeline_end(&g->tl);
 	free(g->name);
 	free(g->records);
@@ -84,6 +87,7 @@ struct guest *guest_get(virDomainPtr dom)
 		return NULL;
 	}
 	g->sw.timer = -1;
+	g->dt.timer = -1;
 	g->next = guests;
 	guests = g;
 	return g;

@@ -13,6 +13,7 @@
 
 #include <libvirt/libvirt.h>
 
+#include "detour.h"
 #include "switchover.h"
 #include "timeline.h"
 
@@ -23,6 +24,7 @@ struct guest {
 	char *records;		/* the <port-records> element, or NULL */
 	struct timeline tl;
 	struct switchover sw;	/* an incoming guest's announcements */
+	struct detour dt;	/* a leaving guest's redirects */
 };
 
 /* guests_init - STATE_DIR holds the state files; ROAM_PORT is the

@@ -4,12 +4,11 @@
  */
 #include "switchover.h"
 
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ifaces.h"
 #include "run.h"
 
 #define HELPER_TIMEOUT_MS 5000
@@ -36,25 +35,6 @@ static int rarp_hex(const char *mac, char *hex, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* Trimmed stdout of an ovs-vsctl query, or NULL. */
-static char *vsctl_query(const char *arg1, const char *arg2,
-			 const char *arg3, const char *arg4)
-{
-	const char *argv[] = { "ovs-vsctl", "--timeout=5", arg1, arg2, arg3, arg4, NULL };
-	char *out, *end;
-
-	if (run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS)) {
-		free(out);
-		return NULL;
-	}
-	end = out + strlen(out);
-	while (end > out && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '"'))
-		*--end = '\0';
-	if (out[0] == '"')
-		memmove(out, out + 1, strlen(out));
-	return out;
-}
-
 /* Fill A for the port DEV with MAC; -1 if it is not on a bridge. */
 static int prepare_port(const char *dev, const char *mac, struct announcement *a)
 {
@@ -63,11 +43,12 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 
 	if (rarp_hex(mac, a->frame, sizeof(a->frame)))
 		return -1;
-	bridge = vsctl_query("port-to-br", dev, NULL, NULL);
-	ofport = vsctl_query("get", "Interface", dev, "ofport");
+	bridge = ovs_query("port-to-br", dev, NULL, NULL);
+	ofport = ovs_query("get", "Interface", dev, "ofport");
 	if (bridge && ofport && atoi(ofport) > 0 && strlen(dev) < sizeof(a->dev) &&
 	    strlen(bridge) < sizeof(a->bridge) && strlen(ofport) < sizeof(a->ofport)) {
 		strcpy(a->dev, dev);
+		snprintf(a->mac, sizeof(a->mac), "%s", mac);
 		strcpy(a->bridge, bridge);
 		strcpy(a->ofport, ofport);
 		rc = 0;
@@ -75,6 +56,101 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 	free(bridge);
 	free(ofport);
 	return rc;
+}
+
+/* The delivery rules' cookie ("roamdeli"), for taking them out, and
+ * their priorities: above the bridge's NORMAL rule (0), which they
+ * override, and below the guest's own rules (an ACL's drop at 200 still
+ * drops), which they must not. */
+#define DELIVERY_COOKIE "0x726f616d64656c69"
+#define DELIVERY_PRIORITY "100"
+#define DELIVERY_TRUNK_PRIORITY "99"
+
+static const char *uplink;
+
+void switchover_init(const char *port)
+{
+	uplink = port;
+}
+
+/* ovs-ofctl CMD A's bridge FLOW: 0 or -1. */
+static int ofctl(const char *cmd, const struct announcement *a, const char *flow)
+{
+	const char *argv[] = { "ovs-ofctl", cmd, a->bridge, flow, NULL };
+
+	return run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+}
+
+/* A's rules from the uplink (its OpenFlow port UPLINK_OF) to its tap. */
+static int deliver_port(const struct announcement *a, const char *uplink_of)
+{
+	char flow[256];
+	bool trunk;
+	int vid;
+
+	vid = ovs_port_vlan(a->dev, &trunk);
+	if (vid < 0)
+		return -1;
+	/* the port's untagged VLAN: the tag the source pushed comes off */
+	if (vid) {
+		snprintf(flow, sizeof(flow),
+			 "cookie=" DELIVERY_COOKIE ",priority=" DELIVERY_PRIORITY ",in_port=%s,dl_dst=%s,dl_vlan=%d,actions=strip_vlan,output:%s",
+			 uplink_of, a->mac, vid, a->ofport);
+		if (ofctl("add-flow", a, flow))
+			return -1;
+	}
+	/* a trunk's other VLANs keep their tags */
+	if (trunk) {
+		snprintf(flow, sizeof(flow),
+			 "cookie=" DELIVERY_COOKIE ",priority=" DELIVERY_TRUNK_PRIORITY ",in_port=%s,dl_dst=%s,actions=output:%s",
+			 uplink_of, a->mac, a->ofport);
+		if (ofctl("add-flow", a, flow))
+			return -1;
+	}
+	return 0;
+}
+
+int switchover_deliver(struct switchover *sw)
+{
+	char *uplink_of;
+	int i, n = 0;
+
+	if (!uplink)
+		return 0;
+	uplink_of = ovs_query("get", "Interface", uplink, "ofport");
+	if (!uplink_of || atoi(uplink_of) < 1) {
+		fprintf(stderr, "roam-migrate-agent: no OpenFlow port for the uplink %s\n",
+			uplink);
+		free(uplink_of);
+		return -1;
+	}
+	sw->delivering = true;
+	for (i = 0; i < sw->n; i++) {
+		if (deliver_port(&sw->a[i], uplink_of))
+			fprintf(stderr, "roam-migrate-agent: no delivery rule for %s\n",
+				sw->a[i].dev);
+		else
+			n++;
+	}
+	free(uplink_of);
+	return n;
+}
+
+void switchover_undeliver(struct switchover *sw)
+{
+	char flow[96];
+	int i;
+
+	if (!sw->delivering)
+		return;
+	sw->delivering = false;
+	for (i = 0; i < sw->n; i++) {
+		snprintf(flow, sizeof(flow), "cookie=" DELIVERY_COOKIE "/-1,dl_dst=%s",
+			 sw->a[i].mac);
+		if (ofctl("del-flows", &sw->a[i], flow))
+			fprintf(stderr, "roam-migrate-agent: the delivery rules for %s stay\n",
+				sw->a[i].dev);
+	}
 }
 
 int switchover_announce(const struct switchover *sw)
@@ -116,62 +192,23 @@ unsigned long long switchover_delivered(const struct switchover *sw)
 	return sum;
 }
 
-static char *attr(xmlXPathContextPtr ctx, xmlNodePtr node, const char *path)
+static void prepare_one(const char *dev, const char *mac, void *arg)
 {
-	xmlXPathObjectPtr res;
-	char *value = NULL;
+	struct switchover *sw = arg;
 
-	ctx->node = node;
-	res = xmlXPathEvalExpression((const xmlChar *)path, ctx);
-	if (res && res->nodesetval && res->nodesetval->nodeNr > 0)
-		value = (char *)xmlNodeGetContent(res->nodesetval->nodeTab[0]);
-	xmlXPathFreeObject(res);
-	return value;
+	if (sw->n < SWITCHOVER_MAX_PORTS && !prepare_port(dev, mac, &sw->a[sw->n]))
+		sw->n++;
+	else
+		fprintf(stderr, "roam-migrate-agent: no announcement for %s (%s)\n",
+			dev, mac);
 }
 
 int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 {
-	xmlXPathContextPtr ctx = NULL;
-	xmlXPathObjectPtr ifaces = NULL;
-	xmlDocPtr doc = NULL;
-	int i, announced = -1;
-	char *xml;
-
-	xml = virDomainGetXMLDesc(dom, 0);
-	if (!xml)
-		return -1;
-	doc = xmlReadMemory(xml, strlen(xml), "domain.xml", NULL, XML_PARSE_NONET);
-	free(xml);
-	if (!doc)
-		return -1;
-	ctx = xmlXPathNewContext(doc);
-	if (!ctx)
-		goto out_doc;
-	ifaces = xmlXPathEvalExpression((const xmlChar *)
-		"/domain/devices/interface[virtualport/@type='openvswitch']", ctx);
-	if (!ifaces)
-		goto out_ctx;
 	sw->n = 0;
 	sw->timer = -1;
-	for (i = 0; ifaces->nodesetval && i < ifaces->nodesetval->nodeNr &&
-		    sw->n < SWITCHOVER_MAX_PORTS; i++) {
-		xmlNodePtr node = ifaces->nodesetval->nodeTab[i];
-		char *mac = attr(ctx, node, "mac/@address");
-		char *dev = attr(ctx, node, "target/@dev");
-
-		if (mac && dev && !prepare_port(dev, mac, &sw->a[sw->n]))
-			sw->n++;
-		else
-			fprintf(stderr, "roam-migrate-agent: %s: no announcement for %s\n",
-				virDomainGetName(dom), mac ? mac : "an interface");
-		xmlFree(mac);
-		xmlFree(dev);
-	}
-	announced = sw->n;
-	xmlXPathFreeObject(ifaces);
-out_ctx:
-	xmlXPathFreeContext(ctx);
-out_doc:
-	xmlFreeDoc(doc);
-	return announced;
+	sw->delivering = false;
+	if (ifaces_each(dom, prepare_one, sw) < 0)
+		return -1;
+	return sw->n;
 }

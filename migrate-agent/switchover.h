@@ -9,6 +9,14 @@
  * move makes stale without waiting for its next round.  It repeats a few
  * times, so that nothing rests on one frame, and it does not wait for the
  * guest's own announcements (QEMU's, or the guest's after it runs).
+ *
+ * With an uplink (switchover_init), the destination also delivers what
+ * the source redirects (detour.h): from Prepare on, a rule per port takes
+ * frames from the uplink for the guest's MAC (and its VLAN, untagged
+ * again for an access port) to the new tap, which queues them until the
+ * guest resumes.  Without it the bridge might send them back out of the
+ * uplink, where it learnt the MAC while the guest ran on the source.
+ * The rules go once the switchover is watched no more.
  */
 #ifndef ROAM_AGENT_SWITCHOVER_H
 #define ROAM_AGENT_SWITCHOVER_H
@@ -24,6 +32,7 @@
  * OVSDB which bridge and OpenFlow port the guest has. */
 struct announcement {
 	char dev[64];		/* the guest's tap */
+	char mac[18];
 	char bridge[64];
 	char ofport[16];
 	char frame[160];	/* the RARP, in hex */
@@ -39,8 +48,20 @@ struct switchover {
 	unsigned long long delivered;	/* the taps' tx_packets at the resume */
 	int rounds;			/* announcements sent */
 	bool first_seen;
+	bool delivering;		/* the delivery rules are in */
 	int timer;			/* libvirt timeout id, -1: none */
 };
+
+/* switchover_init - the bridge's uplink port (NULL: none, no delivery). */
+void switchover_init(const char *uplink);
+
+/*
+ * switchover_deliver - put SW's delivery rules in (see above); returns
+ * how many ports got them, 0 without an uplink, -1 on failure.
+ * switchover_undeliver takes them out.
+ */
+int switchover_deliver(struct switchover *sw);
+void switchover_undeliver(struct switchover *sw);
 
 /*
  * switchover_prepare - SW gets the announcements of DOM's Open vSwitch

@@ -70,13 +70,19 @@ void timeline_begin(struct timeline *tl, const char *domain, const char *role)
 
 void timeline_event(struct timeline *tl, const char *what, const char *source)
 {
+	timeline_event_at(tl, what, source, realtime_ms());
+}
+
+void timeline_event_at(struct timeline *tl, const char *what, const char *source,
+		       long long t_ms)
+{
 	struct json_object *ev;
 
 	if (!tl->record)
 		return;
 	ev = json_object_new_object();
 	json_object_object_add(ev, "what", json_object_new_string(what));
-	json_object_object_add(ev, "t", json_object_new_int64(realtime_ms()));
+	json_object_object_add(ev, "t", json_object_new_int64(t_ms));
 	json_object_object_add(ev, "source", json_object_new_string(source));
 	json_object_array_add(tl->events, ev);
 }

@@ -26,6 +26,11 @@ void timeline_begin(struct timeline *tl, const char *domain, const char *role);
  * name, or "agent"); ignored when no record is open. */
 void timeline_event(struct timeline *tl, const char *what, const char *source);
 
+/* timeline_event_at - the same, stamped at T_MS (CLOCK_REALTIME ms): a
+ * time the kernel reported. */
+void timeline_event_at(struct timeline *tl, const char *what, const char *source,
+		       long long t_ms);
+
 /* timeline_set - set KEY of the open record to a string or a number. */
 void timeline_set_string(struct timeline *tl, const char *key, const char *value);
 void timeline_set_int(struct timeline *tl, const char *key, long long value);

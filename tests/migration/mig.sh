@@ -329,9 +329,17 @@ recorded() {
 		grep -F "tp_dst=$ACL_PORT actions=drop" <<<"$out" >/dev/null
 }
 
-# agent_start: the agent, started by systemd the way `meson install`
-# installed it.
+# agent_start [OPTS]: the agent, started by systemd the way `meson
+# install` installed it, with OPTS in its environment file (none: the
+# file is removed).  A fresh timeline for each start with options.
+AGENT_DEFAULTS=/etc/default/roam-migrate-agent
 agent_start() {
+	if [ $# -gt 0 ]; then
+		echo "ROAM_AGENT_OPTS=\"$*\"" >"$AGENT_DEFAULTS" || return 1
+		rm -f "$AGENT_TIMELINE"
+	else
+		rm -f "$AGENT_DEFAULTS"
+	fi
 	systemctl daemon-reload && systemctl start roam-migrate-agent &&
 		systemctl is-active roam-migrate-agent
 }
@@ -358,6 +366,37 @@ for line in open(sys.argv[1]):
     if "first frame to the guest here" not in t:
         print("no first frame to the guest:", line.strip())
         bad = 1
+sys.exit(bad)' "$AGENT_TIMELINE"
+}
+
+# timeline_detours: every source record in this host's timeline has its
+# guest's frames redirected to the uplink at the pause and the kernel's
+# time of the first one redirected, and every destination record had its
+# delivery rules in before the resume; prints, per source record, how
+# long after the pause the first frame was redirected.
+timeline_detours() {
+	[ -s "$AGENT_TIMELINE" ] || { echo "no timeline in $AGENT_TIMELINE"; return 1; }
+	python3 -c '
+import json, sys
+bad = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    t = {e["what"]: e["t"] for e in r["events"]}
+    if r["role"] == "destination":
+        if not t.get("delivery from the uplink ready", 1e18) <= t.get("guest resumed", 0):
+            print("no delivery rules before the resume:", line.strip())
+            bad = 1
+        continue
+    if "migration failed, guest resumed here" in t:
+        continue
+    first = t.get("first frame redirected to the uplink")
+    if "redirected to the uplink" not in t or first is None:
+        print("not redirected:", line.strip())
+        bad = 1
+        continue
+    print("paused to first redirected frame: %d ms, redirected to redirect set: %d ms, %s frames" % (
+        first - t["guest paused"], t["redirected to the uplink"] - t["guest paused"],
+        r.get("redirected_frames", "?")))
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
 

@@ -15,7 +15,7 @@ trap 'rm -f "$log"' EXIT
 "$top/tests/kernel/launch.sh" --suite migration --hosts 2 --boot full \
 	--guest "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
-for mode in agent baseline; do
+for mode in agent redirect baseline; do
 	# run.sh shows a case's plain stdout lines as "# stdout: LINE"
 	line=$(sed -nE "s/^host1\\| # stdout: mig-summary $mode: //p" "$log" | tail -n 1)
 	if [ -n "$line" ]; then

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ifaces.h: a domain's Open vSwitch interfaces, and what Open vSwitch
+ * says of their ports, for the switchover's two sides (switchover.c on
+ * the destination, detour.c on the source).
+ */
+#ifndef ROAM_AGENT_IFACES_H
+#define ROAM_AGENT_IFACES_H
+
+#include <libvirt/libvirt.h>
+#include <stdbool.h>
+
+/*
+ * ifaces_each - FN(DEV, MAC, ARG) for each of DOM's interfaces with an
+ * Open vSwitch virtualport and a tap, in the XML's order.  Returns how
+ * many, or -1 if DOM's XML could not be read.
+ */
+int ifaces_each(virDomainPtr dom,
+		void (*fn)(const char *dev, const char *mac, void *arg),
+		void *arg);
+
+/*
+ * ovs_query - the trimmed stdout of `ovs-vsctl ARG1 [ARG2 [ARG3 [ARG4]]]`
+ * (unquoted), malloc()ed, or NULL if it failed.
+ */
+char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
+		const char *arg4);
+
+/*
+ * ovs_port_vlan - the 802.1Q VID that frames leaving port DEV untagged
+ * belong to: its tag (an access port's, or a trunk's native VLAN), 0 for
+ * none; -1 if Open vSwitch could not be asked.  *TRUNK tells whether
+ * the port also carries tagged frames (vlan_mode trunk or native-*, or
+ * no tag at all).
+ */
+int ovs_port_vlan(const char *dev, bool *trunk);
+
+#endif
