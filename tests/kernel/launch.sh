@@ -78,9 +78,10 @@ fi
 if [ "$suite" = ovs ] || [ "$suite" = vif ] || [ "$suite" = migration ]; then
 	# meson install's own rules, never against this machine: DESTDIR is
 	# set, so its install script registers nothing.  It builds what it
-	# installs first (roam-migrate-agent).
+	# installs first (roam-migrate-agent and roam-redirect, which need
+	# libnl-genl-3 as the test tools do).
 	mkdir -p "$job/install"
-	if ! { meson setup --fatal-meson-warnings -Dlibnl=disabled \
+	if ! { meson setup --fatal-meson-warnings \
 		-Dqemu_tests=disabled "$job.meson" "$ROAM_TOP" &&
 		meson install -C "$job.meson" \
 			--destdir "$job/install/root"; } >"$job/install/meson.log" 2>&1; then
