@@ -88,6 +88,11 @@ if [ "$ROAM_HOSTS" -gt 1 ]; then
 		fail "$link never got $ROAM_ADDR"
 	export ROAM_LINK=$link
 	[ -n "$uplink" ] || fail "no uplink NIC (52:54:00:00:03:0$index)"
+	# a bridge's trunk, not a host interface: no IPv6 of its own (its
+	# router solicitations, untagged, reached the other host's br0 and
+	# ovs-vswitchd warned that it dropped them)
+	sysctl -qw "net.ipv6.conf.$uplink.disable_ipv6=1" ||
+		fail "cannot turn IPv6 off on the uplink $uplink"
 	ip link set "$uplink" up || fail "cannot set the uplink $uplink up"
 	export ROAM_UPLINK=$uplink
 fi
