@@ -134,6 +134,31 @@ static void switchover_tick(int timer, void *opaque)
 	}
 }
 
+/*
+ * guest_watch - replace *TIMER by one calling CB every MS with G's UUID
+ * (so that a guest forgotten meanwhile is not touched; libvirt frees the
+ * copy when the timeout is removed).  Returns the UUID handed to CB, or
+ * NULL with *TIMER -1.
+ */
+static char *guest_watch(struct guest *g, int *timer, int ms,
+			 virEventTimeoutCallback cb)
+{
+	char *uuid;
+
+	if (*timer >= 0)
+		virEventRemoveTimeout(*timer);
+	*timer = -1;
+	uuid = strdup(g->uuid);
+	if (!uuid)
+		return NULL;
+	*timer = virEventAddTimeout(ms, cb, uuid, free);
+	if (*timer < 0) {
+		free(uuid);
+		return NULL;
+	}
+	return uuid;
+}
+
 /* How often the source reads its redirects' counters until the first
  * frame was redirected, and for how long at most. */
 #define DETOUR_TICK_MS 10
@@ -167,7 +192,6 @@ static void detour_tick(int timer, void *opaque)
 static void on_paused_here(virDomainPtr dom, struct guest *g)
 {
 	struct detour *d = &g->dt;
-	char *uuid;
 	int n;
 
 	if (!detour_enabled())
@@ -179,15 +203,8 @@ static void on_paused_here(virDomainPtr dom, struct guest *g)
 		return;
 	timeline_event(&g->tl, "redirected to the uplink", "agent (roam_redirect)");
 	timeline_set_int(&g->tl, "redirected_ports", n);
-	if (d->timer >= 0)
-		virEventRemoveTimeout(d->timer);
-	uuid = strdup(g->uuid);
-	if (!uuid)
-		return;
 	d->started_ms = monotonic_ms();
-	d->timer = virEventAddTimeout(DETOUR_TICK_MS, detour_tick, uuid, free);
-	if (d->timer < 0)
-		free(uuid);
+	guest_watch(g, &d->timer, DETOUR_TICK_MS, detour_tick);
 }
 
 /* The source: the detour ends with the migration, one way or the other. */
@@ -221,19 +238,9 @@ static void on_resumed_here(struct guest *g)
 	sw->delivered = switchover_delivered(sw);
 	sw->rounds = 0;
 	sw->first_seen = false;
-	if (sw->timer >= 0)
-		virEventRemoveTimeout(sw->timer);
-	uuid = strdup(g->uuid);
-	if (!uuid)
-		return;
-	/* libvirt frees UUID when the timeout is removed */
-	sw->timer = virEventAddTimeout(SWITCHOVER_TICK_MS, switchover_tick,
-				       uuid, free);
-	if (sw->timer < 0) {
-		free(uuid);
-		return;
-	}
-	switchover_tick(sw->timer, uuid);
+	uuid = guest_watch(g, &sw->timer, SWITCHOVER_TICK_MS, switchover_tick);
+	if (uuid)
+		switchover_tick(sw->timer, uuid);
 }
 
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,

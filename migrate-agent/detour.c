@@ -90,21 +90,26 @@ static int datapath(int *ifindex, uint32_t *uplink_no)
 int detour_start(struct detour *d)
 {
 	struct redirect_info info;
-	uint32_t port_no, uplink_no;
+	uint32_t uplink_no;
 	int i, ifindex, n = 0;
 
 	d->first_ns = d->packets = 0;
 	if (!client || datapath(&ifindex, &uplink_no))
 		return 0;
+	d->dp_ifindex = ifindex;
 	for (i = 0; i < d->n; i++) {
-		/* port numbers by name now: they change when a port is made again */
-		if (redirect_port_no(client, ifindex, d->p[i].dev, &port_no) ||
-		    redirect_set(client, ifindex, port_no, uplink_no, d->p[i].vlan,
-				 &info))
-			fprintf(stderr, "roam-migrate-agent: %s not detoured: %s\n",
-				d->p[i].dev, redirect_error(client));
-		else
+		struct detour_port *p = &d->p[i];
+
+		/* port numbers by name now: they change when a port is made
+		 * again; from here to the end of the detour they cannot */
+		p->on = !redirect_port_no(client, ifindex, p->dev, &p->port_no) &&
+			!redirect_set(client, ifindex, p->port_no, uplink_no,
+				      p->vlan, &info);
+		if (p->on)
 			n++;
+		else
+			fprintf(stderr, "roam-migrate-agent: %s not detoured: %s\n",
+				p->dev, redirect_error(client));
 	}
 	d->on = n > 0;
 	return n;
@@ -114,15 +119,14 @@ int detour_sample(struct detour *d)
 {
 	struct redirect_info info;
 	uint64_t first = 0, packets = 0;
-	int i, ifindex, err = 0;
-	uint32_t port_no;
+	int i, err = 0;
 
 	if (!client)
 		return -1;
-	ifindex = (int)if_nametoindex(DATAPATH);
 	for (i = 0; i < d->n; i++) {
-		if (redirect_port_no(client, ifindex, d->p[i].dev, &port_no) ||
-		    redirect_get(client, ifindex, port_no, &info)) {
+		if (!d->p[i].on)
+			continue;
+		if (redirect_get(client, d->dp_ifindex, d->p[i].port_no, &info)) {
 			err = -1;
 			continue;
 		}
@@ -141,16 +145,14 @@ int detour_sample(struct detour *d)
 void detour_stop(struct detour *d)
 {
 	struct redirect_info info;
-	int i, ifindex;
-	uint32_t port_no;
+	int i;
 
 	if (!client || !d->on)
 		return;
 	d->on = false;
-	ifindex = (int)if_nametoindex(DATAPATH);
 	for (i = 0; i < d->n; i++)
-		if (redirect_port_no(client, ifindex, d->p[i].dev, &port_no) ||
-		    redirect_del(client, ifindex, port_no, &info))
+		if (d->p[i].on &&
+		    redirect_del(client, d->dp_ifindex, d->p[i].port_no, &info))
 			fprintf(stderr, "roam-migrate-agent: %s: %s\n", d->p[i].dev,
 				redirect_error(client));
 }

@@ -26,12 +26,15 @@
 struct detour_port {
 	char dev[64];		/* the guest's tap */
 	uint16_t vlan;		/* pushed on its untagged frames; 0: none */
+	uint32_t port_no;	/* in the datapath, from detour_start on */
+	bool on;		/* redirected by detour_start */
 };
 
 struct detour {
 	int n;
 	struct detour_port p[SWITCHOVER_MAX_PORTS];
 	bool on;		/* redirects set and not removed here */
+	int dp_ifindex;		/* the datapath they were set in */
 	uint64_t first_ns;	/* CLOCK_REALTIME of the first frame redirected */
 	uint64_t packets;	/* frames redirected, all ports */
 	int timer;		/* libvirt timeout id while watched, -1: none */
