@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# roam: limit 600
+# roam: limit 900
 #
 # libvirt attaches nested guests to br0, with our qemu hook installed.
 #
