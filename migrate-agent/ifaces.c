@@ -92,18 +92,25 @@ char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
 
 int ovs_port_vlan(const char *dev, bool *trunk)
 {
-	char *tag = ovs_query("get", "Port", dev, "tag");
-	char *mode = ovs_query("get", "Port", dev, "vlan_mode");
+	const char *argv[] = { "ovs-vsctl", "--timeout=5", "get", "Port", dev,
+			       "tag", "vlan_mode", NULL };
+	char *out, *mode;
 	int vid = -1;
 
-	if (tag && mode) {
-		/* "[]": none; an empty mode with a tag is access */
-		vid = atoi(tag);
-		if (vid < 1 || vid > 4094 || !strcmp(mode, "trunk"))
-			vid = 0;
-		*trunk = !vid || strncmp(mode, "native-", 7) == 0;
-	}
-	free(tag);
-	free(mode);
+	/* one line per column: the tag ("[]": none), then the mode ("[]":
+	 * none, which with a tag is access) */
+	if (run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS))
+		goto out;
+	mode = strchr(out, '\n');
+	if (!mode)
+		goto out;
+	*mode++ = '\0';
+	mode[strcspn(mode, "\n")] = '\0';
+	vid = atoi(out);
+	if (vid < 1 || vid > 4094 || !strcmp(mode, "trunk"))
+		vid = 0;
+	*trunk = !vid || strncmp(mode, "native-", 7) == 0;
+out:
+	free(out);
 	return vid;
 }

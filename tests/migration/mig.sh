@@ -461,6 +461,65 @@ agent_kill() {
 	wait_for 100 agent_replaced "$pid" && systemctl is-active roam-migrate-agent
 }
 
+# dest_dies: this host, a migration's destination, loses every process
+# of the migration at once, as a host that dies would: the incoming
+# guest's QEMU, libvirtd and the agent, each with SIGKILL.  systemd
+# starts libvirtd and the agent again (host_back), as after a reboot; the
+# host itself stays up, since the suite goes on with it.
+dest_dies() {
+	local qemu libvirtd agent
+
+	qemu=$(pgrep -f -- "-name guest=$GUEST,") || {
+		echo "no QEMU of $GUEST runs here"
+		return 1
+	}
+	libvirtd=$(systemctl show -P MainPID libvirtd) &&
+		agent=$(agent_pid) || return 1
+	if [ "$libvirtd" -eq 0 ] || [ "$agent" -eq 0 ]; then
+		echo "libvirtd ($libvirtd) or the agent ($agent) does not run"
+		return 1
+	fi
+	echo "$libvirtd $agent" >"$MIG/died"
+	kill -9 "$qemu" "$libvirtd" "$agent"
+}
+
+# host_back: after dest_dies, libvirtd and the agent run again as new
+# processes, and libvirtd answers.
+host_back() {
+	local old_libvirtd old_agent now
+
+	read -r old_libvirtd old_agent <"$MIG/died" || return 1
+	now=$(systemctl show -P MainPID libvirtd) && [ "$now" -gt 0 ] &&
+		[ "$now" != "$old_libvirtd" ] && agent_replaced "$old_agent" &&
+		virsh -q version >/dev/null
+}
+
+# link_cut: this host's end of the host link drops every frame both ways
+# (a matchall drop on clsact's ingress and egress), as a pulled cable
+# would, while its address stays up for connections within the host
+# (virsh to this host's libvirtd, the event watchers); link_mend plugs it
+# back in.  The uplink is another cable: the guest's traffic goes on.
+link_cut() {
+	tc qdisc add dev "$ROAM_LINK" clsact &&
+		tc filter add dev "$ROAM_LINK" ingress matchall action drop &&
+		tc filter add dev "$ROAM_LINK" egress matchall action drop
+}
+
+link_mend() {
+	tc qdisc del dev "$ROAM_LINK" clsact
+}
+
+# ports_settle WANT: br0's ports here become WANT (br0_ports) within 20 s;
+# prints them either way.
+ports_settle() {
+	wait_for 100 ports_are "$1"
+	br0_ports
+}
+
+ports_are() {
+	[ "$(br0_ports)" = "$1" ]
+}
+
 # agent_replaced PID: the agent runs again, as a process other than PID.
 agent_replaced() {
 	local now

@@ -10,10 +10,15 @@
 #   - host 2's agent killed with kill -9 as the guest comes in, and
 #     restarted by systemd: the migration completes;
 #   - host 2's agent killed with kill -9 and kept down while the guest
-#     leaves for host 1: started again, it drops the rules the guest left.
-# Not covered here yet: a destination that dies mid-migration, and the
-# host link cut mid-migration (README).
-# roam: limit 900
+#     leaves for host 1: started again, it drops the rules the guest left;
+#   - the destination dies while the guest comes in: host 2's QEMU of the
+#     guest, its libvirtd and its agent killed at once (the host itself
+#     stays up: the suite needs it; systemd starts the daemons again);
+#   - the host link cut while the guest goes to host 2 (every frame on
+#     host 1's end dropped for 45 s, more than libvirt's keepalive allows):
+#     the migration may fail or complete, and either way the guest stays
+#     connected where it runs and the other host keeps nothing of it.
+# roam: limit 1500
 
 # shellcheck source=../mig.sh
 . ./mig.sh
@@ -73,12 +78,61 @@ check_output "[$mode] host 2: its sweep dropped the rules the guest left" 0 \
 window=$((window + 1))
 moved "$mode" "source's agent killed" 2 1 "$window"
 
+# 4: the destination dies while the guest comes in
+migrate_start 1 2 --bandwidth 1
+check "[$mode] the guest is coming in on host 2 (slowed to 1 MiB/s)" \
+	wait_for 600 incoming 2
+check "[$mode] host 2 dies: kill -9 its QEMU of the guest, libvirtd and the agent" \
+	peer dest_dies
+check_fails "[$mode] ... and the migration ends in failure" migrate_wait
+check "[$mode] the guest runs on host 1" guest_runs_on 1 || guest_why 1
+check "[$mode] host 2: systemd starts libvirtd and the agent again" \
+	peer "wait_for 300 host_back"
+check_output "[$mode] host 2 has no domain" "" \
+	virsh -c "$(libvirt_uri 2)" -q list --all --name
+window=$((window + 1))
+moved "$mode" "destination died" 2 1 "$window"
+check_output "[$mode] destination died: host 2's br0 has its own ports only" \
+	"p1 p4 uplink" peer "ports_settle 'p1 p4 uplink'"
+
+# 5: the host link cut while the guest goes to host 2, for longer than
+# libvirt's keepalive (5 s x 5 on each side); it may end either way
+migrate_start 1 2 --bandwidth 1
+check "[$mode] the guest is coming in on host 2 (slowed to 1 MiB/s)" \
+	wait_for 600 incoming 2
+check "[$mode] host 1: cut the host link" link_cut
+sleep 45
+check "[$mode] host 1: mend the host link" link_mend
+rc=0
+out=$(migrate_wait 2>&1) || rc=$?
+check_fails "[$mode] link cut: the migration ends within 300 s of the mend" \
+	test "$rc" = 124 || virsh -q domjobabort "$GUEST"
+to=1
+guest_runs_on 2 && to=2
+from=$((3 - to))
+tap_diag "[$mode] link cut: the migration's status $rc ($(tail -n 1 <<<"$out")); the guest is on host $to"
+check "[$mode] link cut: the guest runs on host $to" guest_runs_on "$to" ||
+	guest_why "$to"
+check_output "[$mode] link cut: host $from has no domain" "" \
+	virsh -c "$(libvirt_uri "$from")" -q list --all --name
+window=$((window + 1))
+moved "$mode" "link cut" "$from" "$to" "$window"
+if [ "$from" = 1 ]; then
+	check_output "[$mode] link cut: host 1's br0 has its own ports only" \
+		"p2 uplink" ports_settle "p2 uplink"
+else
+	check_output "[$mode] link cut: host 2's br0 has its own ports only" \
+		"p1 p4 uplink" peer "ports_settle 'p1 p4 uplink'"
+fi
+
 check "[$mode] the probe stops" peer probe_stop
-check "[$mode] the guest is destroyed" virsh -q destroy "$GUEST"
+check "[$mode] the guest is destroyed" \
+	virsh -c "$(libvirt_uri "$to")" -q destroy "$GUEST"
 events_stop
 check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports
 check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" on_host 2 br0_ports
-ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
+# the orchestrator's ACL, which went with the guest
+on_host "$to" ovs-ofctl del-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT" >/dev/null 2>&1
 check "host 1: the agent stops" systemctl stop roam-migrate-agent
 check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent"
 allow_stop_warnings
