@@ -295,6 +295,7 @@ void rsw_dp_publish(struct rsw_datapath *dp)
 
 	rsw_assert_locked();
 	list_add_tail_rcu(&dp->node, &rn->datapaths);
+	rsw_flow_table_start(&dp->table);
 }
 
 void rsw_dp_destroy(struct rsw_datapath *dp)
@@ -304,6 +305,7 @@ void rsw_dp_destroy(struct rsw_datapath *dp)
 
 	rsw_assert_locked();
 
+	rsw_flow_table_stop(&dp->table);
 	/* The local port goes last: the others are linked beneath it. */
 	xa_for_each_start(&dp->ports, port_no, vport, OVSP_LOCAL + 1)
 		rsw_dp_del_port(vport);

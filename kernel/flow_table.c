@@ -13,6 +13,7 @@
 #include <linux/log2.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include "actions.h"
 #include "datapath.h"
 #include "fault.h"
@@ -36,15 +37,19 @@
  * before nr_slots grows past it); a removed mask leaves its slot empty,
  * and nr_slots shrinks only over empty slots at the end.
  *
- * Since no mask ever moves, a reader never skips one that was in use for
- * the whole of its walk, and a packet that has a flow is never sent to
- * userspace as a miss because a mask elsewhere went away.  (Filling the
- * hole with the last mask instead, as the in-tree datapath does, lets a
- * reader that had already passed the hole miss the mask moved into it.)
+ * Since no mask ever moves within an array, a reader never skips one that
+ * was in use for the whole of its walk, and a packet that has a flow is
+ * never sent to userspace as a miss because a mask elsewhere went away.
+ * (Filling the hole with the last mask instead, as the in-tree datapath
+ * does, lets a reader that had already passed the hole miss the mask moved
+ * into it.)  Masks change places only in a new array: a full array is
+ * replaced by a copy twice as large, slots unchanged, and every
+ * RSW_MASKS_REORDER_MS the masks are copied into a new array busiest
+ * first, holes dropped (reorder_masks()).  Either is published whole, and
+ * a reader still walking the old array sees every mask that was in it.
  * A cached slot index may come to name another mask; the cache probe then
  * finds no flow and the full walk follows, so that only costs time.
- * Removed masks are freed after a grace period.  A full array is replaced
- * by a copy twice as large, slots unchanged.
+ * Removed masks are freed after a grace period.
  */
 struct rsw_mask_array {
 	struct rcu_head rcu;
@@ -68,6 +73,12 @@ struct match_arg {
 };
 
 static struct kmem_cache *flow_cache;
+
+/* Count a lookup @mask answered; any context, no lock. */
+static void mask_hit(struct rsw_flow_mask *mask)
+{
+	this_cpu_inc(*mask->hits);
+}
 
 static u32 range_hash(const struct rsw_flow_key *key,
 		      const struct rsw_flow_mask *mask, u32 seed)
@@ -235,6 +246,7 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 		(*n_mask_hit)++;
 		flow = masked_lookup(table, key, mask);
 		if (flow) {
+			mask_hit(mask);
 			*index = i;
 			return flow;
 		}
@@ -292,6 +304,7 @@ struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 				(*n_mask_hit)++;
 				flow = masked_lookup(table, key, mask);
 				if (flow) {
+					mask_hit(mask);
 					(*n_cache_hit)++;
 					return flow;
 				}
@@ -436,6 +449,37 @@ static void mask_array_del(struct rsw_flow_table *table,
 	WRITE_ONCE(ma->nr_slots, nr_slots);
 }
 
+static struct rsw_flow_mask *mask_alloc(const struct rsw_flow_key *key,
+					u16 start, u16 end)
+{
+	struct rsw_flow_mask *mask;
+
+	mask = kzalloc(sizeof(*mask), GFP_KERNEL);
+	if (!mask)
+		return NULL;
+	mask->hits = alloc_percpu(u64);
+	if (!mask->hits) {
+		kfree(mask);
+		return NULL;
+	}
+	mask->key = *key;
+	mask->start = start;
+	mask->end = end;
+	mask->users = 1;
+	return mask;
+}
+
+static void mask_free(struct rsw_flow_mask *mask)
+{
+	free_percpu(mask->hits);
+	kfree(mask);
+}
+
+static void mask_free_rcu(struct rcu_head *head)
+{
+	mask_free(container_of(head, struct rsw_flow_mask, rcu));
+}
+
 /* Take a reference on the mask equal to @key, creating it if need be. */
 static struct rsw_flow_mask *mask_get(struct rsw_flow_table *table,
 				      const struct rsw_flow_key *key)
@@ -457,17 +501,12 @@ static struct rsw_flow_mask *mask_get(struct rsw_flow_table *table,
 		}
 	}
 
-	mask = kzalloc(sizeof(*mask), GFP_KERNEL);
+	mask = mask_alloc(key, start, end);
 	if (!mask)
 		return ERR_PTR(-ENOMEM);
-	mask->key = *key;
-	mask->start = start;
-	mask->end = end;
-	mask->users = 1;
-
 	err = mask_array_add(table, mask);
 	if (err) {
-		kfree(mask);
+		mask_free(mask);
 		return ERR_PTR(err);
 	}
 	return mask;
@@ -480,7 +519,125 @@ static void mask_put(struct rsw_flow_table *table, struct rsw_flow_mask *mask)
 	if (--mask->users)
 		return;
 	mask_array_del(table, mask);
-	kfree_rcu(mask, rcu);
+	call_rcu(&mask->rcu, mask_free_rcu);
+}
+
+/* A mask's slot and the lookups it answered since the last reordering. */
+struct mask_busy {
+	u64 hits;
+	u32 slot;
+};
+
+/* Busiest first; equally busy masks keep their order, so idle ones stay. */
+static int busiest_first(const void *a, const void *b)
+{
+	const struct mask_busy *x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return x->hits < y->hits ? 1 : -1;
+	return x->slot < y->slot ? -1 : 1;
+}
+
+/*
+ * Lookups @mask answered since the last call; under rsw_mutex.  The
+ * counters are read without stopping the CPUs that add to them: a count
+ * that lands meanwhile goes to the next reordering.
+ */
+static u64 mask_hits_since(struct rsw_flow_mask *mask)
+{
+	u64 total = 0, since;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		total += READ_ONCE(*per_cpu_ptr(mask->hits, cpu));
+	since = total - mask->hits_seen;
+	mask->hits_seen = total;
+	return since;
+}
+
+/*
+ * Put the masks that answered the most lookups since the last call first,
+ * so that a packet the cache cannot place tries them first, and drop the
+ * holes; under rsw_mutex.  An order that is already right is left alone
+ * (no new array, no cache entry made stale); an allocation failure leaves
+ * the old order, to be tried again next time.
+ */
+static void reorder_masks(struct rsw_flow_table *table)
+{
+	struct rsw_mask_array *ma = rsw_deref(table->masks);
+	struct rsw_mask_array *sorted;
+	struct rsw_flow_mask *mask;
+	struct mask_busy *busy;
+	bool moved = false;
+	u32 i, n = 0;
+
+	rsw_assert_locked();
+
+	if (!ma->nr_masks)
+		return;
+	busy = kvmalloc_array(ma->nr_masks, sizeof(*busy), GFP_KERNEL);
+	if (!busy)
+		return;
+	for (i = 0; i < ma->nr_slots; i++) {
+		mask = rsw_deref(ma->masks[i]);
+		if (!mask)
+			continue;
+		busy[n].hits = mask_hits_since(mask);
+		busy[n].slot = i;
+		n++;
+	}
+	sort(busy, n, sizeof(*busy), busiest_first, NULL);
+	/* Any hole below the last mask shows as a slot out of place too. */
+	for (i = 0; i < n; i++)
+		moved |= busy[i].slot != i;
+	if (!moved)
+		goto out_free;
+
+	sorted = mask_array_alloc(ma->capacity);
+	if (!sorted)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		RCU_INIT_POINTER(sorted->masks[i],
+				 rsw_deref(ma->masks[busy[i].slot]));
+	sorted->nr_slots = n;
+	sorted->nr_masks = n;
+	rcu_assign_pointer(table->masks, sorted);
+	kfree_rcu(ma, rcu);
+out_free:
+	kvfree(busy);
+}
+
+static void reorder_work(struct work_struct *work)
+{
+	struct rsw_flow_table *table = container_of(to_delayed_work(work),
+						    struct rsw_flow_table,
+						    reorder);
+
+	mutex_lock(&rsw_mutex);
+	if (!table->stopped) {
+		reorder_masks(table);
+		queue_delayed_work(system_power_efficient_wq, &table->reorder,
+				   msecs_to_jiffies(RSW_MASKS_REORDER_MS));
+	}
+	mutex_unlock(&rsw_mutex);
+}
+
+void rsw_flow_table_start(struct rsw_flow_table *table)
+{
+	rsw_assert_locked();
+	queue_delayed_work(system_power_efficient_wq, &table->reorder,
+			   msecs_to_jiffies(RSW_MASKS_REORDER_MS));
+}
+
+/*
+ * A reordering that already waits for rsw_mutex sees @stopped once it has
+ * it and neither reorders nor comes back.
+ */
+void rsw_flow_table_stop(struct rsw_flow_table *table)
+{
+	rsw_assert_locked();
+	table->stopped = true;
+	cancel_delayed_work(&table->reorder);
 }
 
 /* How long a failure forced by the fault point keeps the insert going. */
@@ -710,6 +867,8 @@ int rsw_flow_table_init(struct rsw_flow_table *table)
 	RCU_INIT_POINTER(table->cache, mc);
 	xa_init_flags(&table->all, XA_FLAGS_ALLOC);
 	table->count = 0;
+	INIT_DELAYED_WORK(&table->reorder, reorder_work);
+	table->stopped = false;
 	return 0;
 
 err_free_masks:
@@ -729,6 +888,13 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table)
 	unsigned long index;
 	u32 i;
 
+	/* A table never started has no reordering to wait for, and may be
+	 * torn down under rsw_mutex, which a reordering takes.
+	 */
+	if (table->stopped)
+		cancel_delayed_work_sync(&table->reorder);
+	WARN_ON_ONCE(delayed_work_pending(&table->reorder));
+
 	/* Nobody else can reach @table: no lock is needed, and flows still
 	 * go through rsw_flow_free() only so they all die the same way.
 	 */
@@ -744,7 +910,7 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table)
 
 		mask = rcu_dereference_protected(ma->masks[i], true);
 		if (mask)
-			kfree_rcu(mask, rcu);
+			call_rcu(&mask->rcu, mask_free_rcu);
 	}
 	kfree_rcu(ma, rcu);
 	call_rcu(&rcu_dereference_protected(table->cache, true)->rcu,

@@ -10,6 +10,7 @@
 #include <linux/openvswitch.h>
 #include <linux/percpu.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include "flow_key.h"
 
@@ -48,6 +49,10 @@ struct rsw_flow_mask {
 	 * mask_get() and mask_put() assert.
 	 */
 	unsigned int users;
+	/* Lookups this mask answered, per CPU, counted without a lock. */
+	u64 __percpu *hits;
+	/* The sum of @hits at the last reordering; rsw_mutex. */
+	u64 hits_seen;
 	struct rcu_head rcu;
 };
 
@@ -103,10 +108,27 @@ struct rsw_flow_table {
 	struct xarray all;		/* dump_index -> flow, for dumps */
 	/* Flows: written under rsw_mutex, read by rsw_flow_table_count(). */
 	unsigned int count;
+	/* Puts the busiest masks first, every RSW_MASKS_REORDER_MS. */
+	struct delayed_work reorder;
+	/* Set once by rsw_flow_table_stop(); rsw_mutex. */
+	bool stopped;
 };
 
+/* How often the masks are reordered by the lookups each answered. */
+#define RSW_MASKS_REORDER_MS 1000
+
 int rsw_flow_table_init(struct rsw_flow_table *table);
-/* Frees every flow. The table must be unreachable by readers. */
+/*
+ * Start reordering the masks once the table is reachable, and stop for
+ * good when it is about to go; both under rsw_mutex.  Stopping does not
+ * wait for a reordering under way: rsw_flow_table_uninit() does.
+ */
+void rsw_flow_table_start(struct rsw_flow_table *table);
+void rsw_flow_table_stop(struct rsw_flow_table *table);
+/*
+ * Frees every flow. The table must be unreachable by readers and stopped,
+ * or never started; called without rsw_mutex, unless never started.
+ */
 void rsw_flow_table_uninit(struct rsw_flow_table *table);
 
 /**
@@ -120,8 +142,10 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table);
  *
  * Cost is bounded by the number of mask slots: one past the highest slot
  * in use, holes left by removed masks costing a NULL test each until a new
- * mask fills them (new masks take the lowest hole).  A mask in use for the
- * whole lookup is always tried, however masks come and go meanwhile.
+ * mask fills them (new masks take the lowest hole) or the next reordering
+ * drops them.  The masks that answered the most lookups lately are tried
+ * first.  A mask in use for the whole lookup is always tried, however
+ * masks come and go or change places meanwhile.
  *
  * Return: the matching flow, valid until the RCU read side ends, or NULL.
  */

@@ -111,6 +111,48 @@ dump_field() {
 		sed -nE "s/.*[ ,]$3:([^, ]*).*/\\1/p"
 }
 
+# dp_lookups DP: "HIT MISSED MASK_HITS" from DP's lookups and masks lines
+# (packets that hit a flow, that missed, and masks tried for them all).
+dp_lookups() {
+	ovs-dpctl show "$1" | awk '
+		/lookups:/ { sub(/.*hit:/, ""); h = $1
+			sub(/.*missed:/, ""); m = $1 }
+		/masks:/ { sub(/.*hit:/, ""); k = $1 }
+		END { if (h != "" && m != "" && k != "") print h, m, k
+			else exit 1 }'
+}
+
+# netmask LEN: the IPv4 netmask of a /LEN prefix.
+netmask() {
+	local m=$((0xffffffff << (32 - $1) & 0xffffffff))
+
+	echo "$((m >> 24)).$((m >> 16 & 255)).$((m >> 8 & 255)).$((m & 255))"
+}
+
+# decoy_flows N PORT: N flows to PORT on N different masks that no frame
+# from 198.51.100.0/24 matches, as "MATCH ACTIONS" lines.  Each matches a
+# /L1 source and a /L2 destination prefix whose last bit alone is set
+# (L1 from 2 to 32, L2 from 2 up), so that none of them covers another's
+# key either: a flow without a UFID is named by its key, and both modules
+# refuse a new flow whose key an existing flow matches (EEXIST).
+decoy_flows() {
+	local i l1 l2
+
+	for ((i = 0; i < $1; i++)); do
+		l1=$((2 + i % 31)) l2=$((2 + i / 31))
+		printf 'in_port(1),eth(),eth_type(0x0800),ipv4(src=%s/%s,dst=%s/%s) %s\n' \
+			"$(prefix_bit "$l1")" "$(netmask "$l1")" \
+			"$(prefix_bit "$l2")" "$(netmask "$l2")" "$2"
+	done
+}
+
+# prefix_bit LEN: the IPv4 address whose only set bit is bit LEN (1-32).
+prefix_bit() {
+	local a=$((1 << (32 - $1)))
+
+	echo "$((a >> 24)).$((a >> 16 & 255)).$((a >> 8 & 255)).$((a & 255))"
+}
+
 # positive N: N is a number above zero.
 positive() { [ -n "$1" ] && [ "$1" -gt 0 ]; }
 

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# roam: limit 300
+#
+# The mask walk's order, and the mask cache kept honest.
+#
+#   ns1                         host                          ns2
+#   [eth0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[eth0]
+#   198.51.100.1                 |(3)                      198.51.100.2
+#                               [p3]<--veth-->[eth0] ns3 198.51.100.3
+#
+# Part 1, the order: 63 flows on 63 masks that no packet of ns1's
+# matches, then the flow that carries its UDP on a 64th mask, installed
+# last, with the mask cache off so that every lookup walks the masks.
+# ns1 sends frames with random UDP source ports for longer than a
+# reordering period of either module (ours 1 s, the in-tree module's 4 s),
+# then a measured batch: it must have tried at most 2 masks a packet
+# ("masks: hit" against lookups over the batch), where insertion order
+# would cost 64.
+# Part 2, the cache (on, its default size; one UDP 5-tuple, so one cache
+# entry): each change takes effect at the very next packet, whatever the
+# cache holds.  A flow whose actions change from p2 to p3 sends it to ns3;
+# a deleted flow's packet is a miss even after a new mask takes the
+# deleted one's slot; a flush makes it a miss too.  Each packet is
+# followed to the counters of ns2's and ns3's eth0 and the datapath's
+# misses.
+
+# shellcheck source=../netns.sh
+. ./netns.sh
+
+case_cleanup() {
+	ovs-dpctl del-dp dp0
+	ns_del 1 2 3
+}
+
+# frames N COUNT [SPORT]: nsN sends COUNT UDP frames to ns2's MAC and
+# 198.51.100.200 port 6000 on a packet socket (no ARP, no socket per
+# port), from random source ports or from SPORT.  An address ns2 does not
+# have, so that ns2 drops them without an ICMP error (which would come
+# back into the datapath and count as a miss).
+frames() {
+	nsx "$1" python3 -c '
+import random, socket, struct, sys
+count, sport = int(sys.argv[1]), int(sys.argv[2])
+src, dst = socket.inet_aton("198.51.100.1"), socket.inet_aton("198.51.100.200")
+sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+sk.bind(("eth0", 0))
+eth = bytes.fromhex("020000000002" "020000000001" "0800")
+def csum(b):
+    s = sum(struct.unpack("!10H", b))
+    s = (s >> 16) + (s & 0xffff)
+    return ~(s + (s >> 16)) & 0xffff
+for _ in range(count):
+    port = sport or random.randint(1024, 65535)
+    udp = struct.pack("!HHHH", port, 6000, 12, 0) + b"roam"
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64,
+                     17, 0, src, dst)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    sk.send(eth + ip + udp)
+' "$2" "${3:-0}"
+}
+
+# rx N: frames nsN's eth0 received.
+rx() {
+	nsx "$1" cat /sys/class/net/eth0/statistics/rx_packets
+}
+
+# counters: "NS2_RX NS3_RX MISSED" now.
+counters() {
+	local l
+
+	l=$(dp_lookups dp0) || return 1
+	echo "$(rx 2) $(rx 3) $(cut -d' ' -f2 <<<"$l")"
+}
+
+# one_frame: ns1 sends one frame of the cached 5-tuple; prints how far
+# the counters moved ("NS2 NS3 MISSED").
+one_frame() {
+	local before after b2 b3 bm a2 a3 am
+
+	before=$(counters) || return 1
+	frames 1 1 5000 || return 1
+	sleep 0.5
+	after=$(counters) || return 1
+	read -r b2 b3 bm <<<"$before"
+	read -r a2 a3 am <<<"$after"
+	echo "$((a2 - b2)) $((a3 - b3)) $((am - bm))"
+}
+
+ns_add 1
+ns_add 2
+ns_add 3
+check "add-dp dp0" ovs-dpctl add-dp dp0
+check "add-if p1, p2 and p3" \
+	eval "ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2 && ovs-dpctl add-if dp0 p3"
+
+# Part 1.
+check "mask cache off" ovs-dpctl cache-set-size dp0 masks-cache 0
+udp='in_port(1),eth(),eth_type(0x0800),ipv4(proto=17,frag=no),udp()'
+{
+	decoy_flows 63 3
+	printf '%s 2\n' "$udp"
+} >/tmp/order.flows
+check_output "64 flows put in that order" "" put_flows dp0 </tmp/order.flows
+check_output "on 64 masks" "64" \
+	eval "ovs-dpctl show dp0 | sed -n 's/.*masks: .*total:\([0-9]*\).*/\1/p'"
+ns2_before=$(rx 2)
+check "ns1 sends 300 frames, random source ports" frames 1 300
+# Longer than either module's reordering period.
+sleep 5
+before=$(dp_lookups dp0)
+check "ns1 sends 300 more" frames 1 300
+sleep 0.5
+after=$(dp_lookups dp0)
+read -r bh bm bk <<<"$before"
+read -r ah am ak <<<"$after"
+tap_diag "measured batch: lookups hit $((ah - bh)), missed $((am - bm)), masks tried $((ak - bk))"
+check "ns2 received the 600 frames" \
+	test "$(($(rx 2) - ns2_before))" -ge 600
+check_eq "the batch hit the UDP flow, no miss" "300 0" \
+	"$((ah - bh)) $((am - bm))"
+# masks tried per packet, in hundredths
+check "at most 2 masks tried a packet ($(((ak - bk) * 100 / 300)) hundredths)" \
+	test "$((ak - bk))" -le 600
+
+# Part 2.
+check "del-flows" ovs-dpctl del-flows dp0
+check "mask cache back to 256 entries" ovs-dpctl cache-set-size dp0 masks-cache 256
+check "UDP to p2; a mask that ns1 never matches, to p3" add_flows dp0 \
+	"$udp" 2 'in_port(1),eth(),eth_type(0x0800),ipv4(dst=203.0.113.1)' 3
+check_output "the first frame reaches ns2" "1 0 0" one_frame
+check_output "and the next, by the cache" "1 0 0" one_frame
+check "mod-flow: the UDP flow now sends to p3" \
+	ovs-dpctl mod-flow dp0 "$udp" 3
+check_output "the next frame reaches ns3 instead" "0 1 0" one_frame
+check "del-flow the UDP flow (its mask goes)" ovs-dpctl del-flow dp0 "$udp"
+check_output "the next frame is a miss" "0 0 1" one_frame
+check "a new flow on a new mask, which ns1 never matches, to p2" add_flows dp0 \
+	'in_port(1),eth(),eth_type(0x0800),ipv4(src=203.0.113.9)' 2
+check_output "the next frame is still a miss" "0 0 1" one_frame
+check "the UDP flow back, to p2" add_flows dp0 "$udp" 2
+check_output "the next frame reaches ns2" "1 0 0" one_frame
+check "del-flows" ovs-dpctl del-flows dp0
+check_output "after the flush the next frame is a miss" "0 0 1" one_frame
