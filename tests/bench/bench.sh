@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [--short] [--tap] [--out DIR]: the benchmark, ours against the
+# in-tree module in one test host boot (tests/bench/cases), then its
+# report (tests/bench/report.py): a table, "ratio ours/in-tree CASE R"
+# lines, DIR/bench.json and gnuplot plots in DIR (default a new directory
+# under $ROAM_CACHE/bench).  --short is CI's smoke test: two cases, one
+# round.  --tap prints the report as TAP comments after the run's points,
+# for meson.
+set -euo pipefail
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+short=0 tap=0 out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--short) short=1 ;;
+	--tap) tap=1 ;;
+	--out)
+		[ $# -ge 2 ] || die "option --out needs a value"
+		out=$2
+		shift
+		;;
+	*) die "unknown option '$1' (usage: $0 [--short] [--tap] [--out DIR])" ;;
+	esac
+	shift
+done
+if [ -z "$out" ]; then
+	# The ten newest runs' results are kept.
+	mkdir -p "$ROAM_CACHE/bench"
+	find "$ROAM_CACHE/bench" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
+		sort -rn | tail -n +10 | cut -d' ' -f2- | xargs -r rm -rf
+	out=$ROAM_CACHE/bench/$(date -u +%Y%m%d-%H%M%S)
+fi
+mkdir -p "$out" || die "cannot make $out"
+[ -z "$(ls -A "$out")" ] || die "$out is not empty: results must not mix runs"
+
+envs=()
+timeout=2400
+if [ "$short" -eq 1 ]; then
+	envs=(--env "BENCH_MASKS=1 64" --env BENCH_ROUNDS=1)
+	timeout=600
+fi
+step "benchmark: ours against the in-tree module, results in $out"
+rc=0
+"$ROAM_TOP/tests/kernel/launch.sh" --suite bench --pass ours --boot fast \
+	--timeout "$timeout" --out "$out" ${envs[@]+"${envs[@]}"} || rc=$?
+[ "$rc" -eq 0 ] || die "the benchmark run failed (exit $rc): no report"
+step "report"
+if [ "$tap" -eq 0 ]; then
+	exec "$ROAM_TOP/tests/bench/report.py" "$out"
+fi
+"$ROAM_TOP/tests/bench/report.py" "$out" >"$out/report.txt" || rc=$?
+sed 's/^/# /' "$out/report.txt"
+exit "$rc"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark's report (tests/bench/report.py) on made-up measurements:
+# medians and ratios, the lines and JSON it writes, and input that is
+# malformed or half there failing with a reason rather than a report.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+report=$top/tests/bench/report.py
+
+# row CASE MASKS DATAPATH ROUND PPS: one measurement line.
+row() {
+	printf '{"case": "%s", "masks": %d, "datapath": "%s", "round": %d, "pps": %d, "masks_per_packet": 1.0}\n' "$@"
+}
+
+# fails_saying TEXT CMD...: CMD exits 1 and its stderr holds TEXT.
+fails_saying() {
+	local text=$1 rc=0 err
+	shift
+
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc, not 1"; return 1; }
+	grep -qF -- "$text" <<<"$err" || { echo "stderr: $err"; return 1; }
+}
+
+mkdir "$scratch/good"
+{
+	row masks-64 64 ours 1 300; row masks-64 64 in-tree 1 100
+	row masks-64 64 ours 2 200; row masks-64 64 in-tree 2 400
+	row masks-64 64 ours 3 250; row masks-64 64 in-tree 3 200
+	row masks-1 1 ours 1 90; row masks-1 1 in-tree 1 100
+} >"$scratch/good/forwarding.jsonl"
+check "a whole set of results makes a report" \
+	eval "'$report' '$scratch/good' --no-plots >'$scratch/out'"
+check_output "one ratio line per case, fewest masks first, of the medians" \
+	"ratio ours/in-tree masks-1 0.900
+ratio ours/in-tree masks-64 1.250" grep '^ratio ' "$scratch/out"
+check_output "bench.json has the same ratios" "0.9 1.25" python3 -c '
+import json, sys
+print(" ".join(str(c["ratio"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
+	"$scratch/good/bench.json"
+
+mkdir "$scratch/half"
+row masks-1 1 ours 1 90 >"$scratch/half/forwarding.jsonl"
+check "a case without the in-tree module's result fails" \
+	fails_saying "case masks-1 has no result from in-tree" \
+	"$report" "$scratch/half" --no-plots
+check "and writes no bench.json" test ! -e "$scratch/half/bench.json"
+
+mkdir "$scratch/bad"
+{ row masks-1 1 ours 1 90; echo '{"case": "masks-1"'; } >"$scratch/bad/forwarding.jsonl"
+check "a line that is not JSON fails, naming it" \
+	fails_saying "forwarding.jsonl:2: not JSON" "$report" "$scratch/bad" --no-plots
+row masks-1 1 theirs 1 90 >"$scratch/bad/forwarding.jsonl"
+check "an unknown datapath fails" \
+	fails_saying "unknown datapath 'theirs'" "$report" "$scratch/bad" --no-plots
+row masks-1 1 ours 1 0 >"$scratch/bad/forwarding.jsonl"
+check "a rate of zero fails" \
+	fails_saying "a rate of zero or less" "$report" "$scratch/bad" --no-plots
+mkdir "$scratch/empty"
+check "a directory without results fails" \
+	fails_saying "no .jsonl results" "$report" "$scratch/empty" --no-plots
+
+tap_done
