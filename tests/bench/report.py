@@ -3,10 +3,12 @@
 """report.py DIR [--no-plots]: the benchmark's results from DIR/*.jsonl.
 
 Reads the measurements the bench suite's cases wrote (one JSON object a
-line: case, masks, datapath, round, pps, masks_per_packet), and writes:
+line: case, masks, datapath, round, and either pps, the forwarding rate,
+with masks_per_packet, or bytes_per_flow, kernel memory per megaflow),
+and writes:
   - a table on stdout, then one line per case: "ratio ours/in-tree CASE R",
-    R being the median rate of ours over the median rate of the in-tree
-    module;
+    R being the median figure of ours over the in-tree module's (above 1
+    is better for a rate, below 1 for memory);
   - DIR/bench.json, the same for machines, with every round's figure;
   - with gnuplot: DIR/sweep.png (median rate against the number of masks,
     both modules) and DIR/CASE.png per case (every round of both).
@@ -22,8 +24,9 @@ import subprocess
 import sys
 
 DATAPATHS = ("ours", "in-tree")
-FIELDS = {"case": str, "masks": int, "datapath": str, "round": int,
-          "pps": int}
+FIELDS = {"case": str, "masks": int, "datapath": str, "round": int}
+# What a row measures: exactly one of these, a positive integer.
+METRICS = ("pps", "bytes_per_flow")
 
 
 def fail(msg):
@@ -53,8 +56,16 @@ def load(directory):
                         fail("%s: no %s %s" % (where, kind.__name__, field))
                 if row["datapath"] not in DATAPATHS:
                     fail("%s: unknown datapath %r" % (where, row["datapath"]))
-                if row["pps"] <= 0:
-                    fail(where + ": a rate of zero or less")
+                metrics = [m for m in METRICS if m in row]
+                if len(metrics) != 1:
+                    fail("%s: not exactly one of %s" % (where,
+                                                        ", ".join(METRICS)))
+                row["metric"] = metrics[0]
+                value = row[row["metric"]]
+                if not isinstance(value, int) or value <= 0:
+                    fail("%s: %s is not a positive integer" % (
+                        where, row["metric"]))
+                row["value"] = value
                 rows.append(row)
     if not rows:
         fail("the results in %s are empty" % directory)
@@ -62,37 +73,45 @@ def load(directory):
 
 
 def summarize(rows):
-    """Per case, in order of masks: each module's rounds and medians."""
+    """Per case: each module's rounds and medians."""
     cases = {}
     for row in rows:
         case = cases.setdefault(row["case"], {
             "case": row["case"], "masks": row["masks"],
-            "datapaths": {dp: {"pps": [], "masks_per_packet": []}
+            "metric": row["metric"],
+            "datapaths": {dp: {"values": [], "masks_per_packet": []}
                           for dp in DATAPATHS}})
-        if case["masks"] != row["masks"]:
-            fail("case %s has two mask counts" % row["case"])
+        if case["masks"] != row["masks"] or case["metric"] != row["metric"]:
+            fail("case %s has rows of two kinds" % row["case"])
         dp = case["datapaths"][row["datapath"]]
-        dp["pps"].append(row["pps"])
+        dp["values"].append(row["value"])
         if row.get("masks_per_packet") is not None:
             dp["masks_per_packet"].append(row["masks_per_packet"])
     out = []
-    for case in sorted(cases.values(), key=lambda c: (c["masks"], c["case"])):
+    # the rates by number of masks, then the rest
+    for case in sorted(cases.values(),
+                       key=lambda c: (c["metric"] != "pps", c["masks"],
+                                      c["case"])):
         for name, dp in case["datapaths"].items():
-            if not dp["pps"]:
+            if not dp["values"]:
                 fail("case %s has no result from %s" % (case["case"], name))
-            dp["pps_median"] = statistics.median(dp["pps"])
+            dp["median"] = statistics.median(dp["values"])
             mpp = dp["masks_per_packet"]
             dp["masks_per_packet_median"] = (statistics.median(mpp)
                                              if mpp else None)
-        case["ratio"] = round(case["datapaths"]["ours"]["pps_median"] /
-                              case["datapaths"]["in-tree"]["pps_median"], 3)
+        case["ratio"] = round(case["datapaths"]["ours"]["median"] /
+                              case["datapaths"]["in-tree"]["median"], 3)
         out.append(case)
     return out
 
 
+def rates(cases):
+    return [c for c in cases if c["metric"] == "pps"]
+
+
 def table(cases):
-    print("%-12s %6s %12s %12s %7s %10s %10s" % (
-        "case", "masks", "ours pps", "in-tree pps", "ratio",
+    print("%-12s %6s %-14s %12s %12s %7s %10s %10s" % (
+        "case", "masks", "figure", "ours", "in-tree", "ratio",
         "ours m/p", "in-tree m/p"))
 
     def mpp(dp):
@@ -101,9 +120,9 @@ def table(cases):
 
     for c in cases:
         ours, intree = c["datapaths"]["ours"], c["datapaths"]["in-tree"]
-        print("%-12s %6d %12.0f %12.0f %7.3f %10s %10s" % (
-            c["case"], c["masks"], ours["pps_median"], intree["pps_median"],
-            c["ratio"], mpp(ours), mpp(intree)))
+        print("%-12s %6d %-14s %12.0f %12.0f %7.3f %10s %10s" % (
+            c["case"], c["masks"], c["metric"], ours["median"],
+            intree["median"], c["ratio"], mpp(ours), mpp(intree)))
     for c in cases:
         print("ratio ours/in-tree %s %.3f" % (c["case"], c["ratio"]))
 
@@ -113,31 +132,34 @@ def plot(directory, cases):
     if not gnuplot:
         fail("gnuplot is not installed (apt install gnuplot-nox), "
              "or pass --no-plots")
-    sweep = os.path.join(directory, "sweep.dat")
-    with open(sweep, "w") as f:
-        for c in cases:
-            f.write("%d %f %f\n" % (c["masks"],
-                                    c["datapaths"]["ours"]["pps_median"],
-                                    c["datapaths"]["in-tree"]["pps_median"]))
-    script = [
-        "set terminal pngcairo size 800,500",
-        "set output '%s'" % os.path.join(directory, "sweep.png"),
-        "set title 'Forwarding rate against masks (medians, one boot)'",
-        "set xlabel 'masks'", "set ylabel 'packets/s'",
-        "set logscale x 2", "set key top right", "set grid",
-        "plot '%s' using 1:2 with linespoints title 'ours', "
-        "'' using 1:3 with linespoints title 'in-tree'" % sweep]
+    script = ["set terminal pngcairo size 800,500", "set grid"]
+    if rates(cases):
+        sweep = os.path.join(directory, "sweep.dat")
+        with open(sweep, "w") as f:
+            for c in rates(cases):
+                f.write("%d %f %f\n" % (c["masks"],
+                                        c["datapaths"]["ours"]["median"],
+                                        c["datapaths"]["in-tree"]["median"]))
+        script += [
+            "set output '%s'" % os.path.join(directory, "sweep.png"),
+            "set title 'Forwarding rate against masks (medians, one boot)'",
+            "set xlabel 'masks'", "set ylabel 'packets/s'",
+            "set logscale x 2", "set key top right",
+            "plot '%s' using 1:2 with linespoints title 'ours', "
+            "'' using 1:3 with linespoints title 'in-tree'" % sweep]
     for c in cases:
         data = os.path.join(directory, c["case"] + ".dat")
         with open(data, "w") as f:
             for dp in DATAPATHS:
-                for i, pps in enumerate(c["datapaths"][dp]["pps"], 1):
-                    f.write("%s %d %d\n" % (dp, i, pps))
+                for i, value in enumerate(c["datapaths"][dp]["values"], 1):
+                    f.write("%s %d %d\n" % (dp, i, value))
         script += [
             "set output '%s'" % os.path.join(directory, c["case"] + ".png"),
             "set title '%s: every round (ratio of medians %.3f)'" % (
                 c["case"], c["ratio"]),
             "unset logscale x", "set xlabel 'round'",
+            "set ylabel '%s'" % ("packets/s" if c["metric"] == "pps"
+                                 else "bytes per megaflow"),
             "set xtics 1", "set offsets 0.5, 0.5, 0, 0",
             "plot '%s' using 2:(strcol(1) eq 'ours' ? $3 : 1/0) "
             "with points pt 7 title 'ours', "

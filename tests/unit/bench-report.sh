@@ -35,12 +35,17 @@ mkdir "$scratch/good"
 	row masks-64 64 ours 3 250; row masks-64 64 in-tree 3 200
 	row masks-1 1 ours 1 90; row masks-1 1 in-tree 1 100
 } >"$scratch/good/forwarding.jsonl"
+{
+	echo '{"case": "memory", "masks": 1, "datapath": "ours", "round": 1, "bytes_per_flow": 600}'
+	echo '{"case": "memory", "masks": 1, "datapath": "in-tree", "round": 1, "bytes_per_flow": 800}'
+} >"$scratch/good/memory.jsonl"
 check "a whole set of results makes a report" \
 	eval "'$report' '$scratch/good' --no-plots >'$scratch/out'"
-check_output "one ratio line per case, fewest masks first, of the medians" \
+check_output "one ratio line per case, the rates by masks first, of the medians" \
 	"ratio ours/in-tree masks-1 0.900
-ratio ours/in-tree masks-64 1.250" grep '^ratio ' "$scratch/out"
-check_output "bench.json has the same ratios" "0.9 1.25" python3 -c '
+ratio ours/in-tree masks-64 1.250
+ratio ours/in-tree memory 0.750" grep '^ratio ' "$scratch/out"
+check_output "bench.json has the same ratios" "0.9 1.25 0.75" python3 -c '
 import json, sys
 print(" ".join(str(c["ratio"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
 	"$scratch/good/bench.json"
@@ -61,7 +66,11 @@ check "an unknown datapath fails" \
 	fails_saying "unknown datapath 'theirs'" "$report" "$scratch/bad" --no-plots
 row masks-1 1 ours 1 0 >"$scratch/bad/forwarding.jsonl"
 check "a rate of zero fails" \
-	fails_saying "a rate of zero or less" "$report" "$scratch/bad" --no-plots
+	fails_saying "pps is not a positive integer" "$report" "$scratch/bad" --no-plots
+echo '{"case": "memory", "masks": 1, "datapath": "ours", "round": 1, "bytes_per_flow": 600, "pps": 5}' \
+	>"$scratch/bad/forwarding.jsonl"
+check "a row with two figures fails" \
+	fails_saying "not exactly one of pps, bytes_per_flow" "$report" "$scratch/bad" --no-plots
 mkdir "$scratch/empty"
 check "a directory without results fails" \
 	fails_saying "no .jsonl results" "$report" "$scratch/empty" --no-plots
