@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--short] [--tap] [--out DIR]: the benchmark, ours against the
+# bench.sh [--short] [--tap] [--out DIR] --tool FLOW_CHURN: the benchmark,
+# ours against the
 # in-tree module in one test host boot (tests/bench/cases), then its
 # report (tests/bench/report.py): a table, "ratio ours/in-tree CASE R"
 # lines, DIR/bench.json and gnuplot plots in DIR (default a new directory
 # under $ROAM_CACHE/bench).  --short is CI's smoke test: two mask counts,
-# 10,000 megaflows for the memory case, one round.  --tap prints the report as TAP comments after the run's points,
-# for meson.
+# 10,000 megaflows for the memory and control-plane cases, one round.  --tap prints the report as TAP comments after the run's points,
+# for meson.  FLOW_CHURN is tests/tools/flow-churn as meson built it.
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-short=0 tap=0 out=
+short=0 tap=0 out='' tool=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--short) short=1 ;;
 	--tap) tap=1 ;;
+	--tool)
+		[ $# -ge 2 ] || die "option --tool needs a value"
+		tool=$2
+		shift
+		;;
 	--out)
 		[ $# -ge 2 ] || die "option --out needs a value"
 		out=$2
 		shift
 		;;
-	*) die "unknown option '$1' (usage: $0 [--short] [--tap] [--out DIR])" ;;
+	*) die "unknown option '$1' (usage: $0 [--short] [--tap] [--out DIR] --tool FLOW_CHURN)" ;;
 	esac
 	shift
 done
+[ -x "$tool" ] || die "no flow-churn tool given (--tool; meson builds tests/tools/flow-churn)"
 if [ -z "$out" ]; then
 	# The ten newest runs' results are kept.
 	mkdir -p "$ROAM_CACHE/bench"
@@ -40,13 +47,14 @@ envs=()
 timeout=2400
 if [ "$short" -eq 1 ]; then
 	envs=(--env "BENCH_MASKS=1 64" --env BENCH_ROUNDS=1
-		--env BENCH_FLOWS=10000)
+		--env BENCH_FLOWS=10000 --env BENCH_CONTROL_FLOWS=10000)
 	timeout=600
 fi
 step "benchmark: ours against the in-tree module, results in $out"
 rc=0
 "$ROAM_TOP/tests/kernel/launch.sh" --suite bench --pass ours --boot fast \
-	--timeout "$timeout" --out "$out" ${envs[@]+"${envs[@]}"} || rc=$?
+	--timeout "$timeout" --out "$out" --tool "$tool" \
+	${envs[@]+"${envs[@]}"} || rc=$?
 [ "$rc" -eq 0 ] || die "the benchmark run failed (exit $rc): no report"
 step "report"
 if [ "$tap" -eq 0 ]; then

@@ -3,9 +3,9 @@
 """report.py DIR [--no-plots]: the benchmark's results from DIR/*.jsonl.
 
 Reads the measurements the bench suite's cases wrote (one JSON object a
-line: case, masks, datapath, round, and either pps, the forwarding rate,
-with masks_per_packet, or bytes_per_flow, kernel memory per megaflow),
-and writes:
+line: case, masks, datapath, round, and one figure: pps, the forwarding
+rate, with masks_per_packet; bytes_per_flow, kernel memory per megaflow;
+or flows_per_s, flows installed or dumped per second), and writes:
   - a table on stdout, then one line per case: "ratio ours/in-tree CASE R",
     R being the median figure of ours over the in-tree module's (above 1
     is better for a rate, below 1 for memory);
@@ -26,7 +26,9 @@ import sys
 DATAPATHS = ("ours", "in-tree")
 FIELDS = {"case": str, "masks": int, "datapath": str, "round": int}
 # What a row measures: exactly one of these, a positive integer.
-METRICS = ("pps", "bytes_per_flow")
+METRICS = ("pps", "bytes_per_flow", "flows_per_s")
+UNITS = {"pps": "packets/s", "bytes_per_flow": "bytes per megaflow",
+         "flows_per_s": "flows/s"}
 
 
 def fail(msg):
@@ -158,8 +160,7 @@ def plot(directory, cases):
             "set title '%s: every round (ratio of medians %.3f)'" % (
                 c["case"], c["ratio"]),
             "unset logscale x", "set xlabel 'round'",
-            "set ylabel '%s'" % ("packets/s" if c["metric"] == "pps"
-                                 else "bytes per megaflow"),
+            "set ylabel '%s'" % UNITS[c["metric"]],
             "set xtics 1", "set offsets 0.5, 0.5, 0, 0",
             "plot '%s' using 2:(strcol(1) eq 'ours' ? $3 : 1/0) "
             "with points pt 7 title 'ours', "

@@ -6,6 +6,7 @@
  *   flow-churn put DP COUNT
  *   flow-churn dump DP SECONDS
  *   flow-churn swap DP SECONDS [PAUSE_MS]
+ *   flow-churn rate DP COUNT BATCH
  *
  * put:  COUNT flow puts (OVS_FLOW_CMD_NEW with NLM_F_CREATE), each with its
  *       own UFID and key, in_port(1),eth(),eth_type(0x0800),ipv4(src=...,
@@ -28,6 +29,13 @@
  *       walks the masks while both flows change could otherwise miss with
  *       no fault of the table's, having found neither flow in its slot
  *       when it looked.  Prints "cycles N" and deletes its flows.
+ *
+ * rate: the control plane's speed.  The flows of put, COUNT of them
+ *       (at most 65536), sent BATCH requests to a sendmsg() (the kernel
+ *       runs every request of a buffer in turn), then every ack read,
+ *       then one dump of them all; prints "flows N" (installed),
+ *       "installs_per_s R" and "dumped_per_s R".  The flows are left in
+ *       place.
  *
  * Exit status 0 when every request got an answer (for swap: the answer it
  * expected), 1 otherwise.
@@ -213,29 +221,32 @@ static int del_flow(uint32_t id)
 	return transact(msg);
 }
 
+/* Put's flow number I: one (203.0.113.0/24, 198.51.100.0/24) pair each. */
+static struct nl_msg *put_request(long i)
+{
+	struct ovs_key_ipv4 key = { 0 }, mask = { 0 };
+	struct nl_msg *msg;
+
+	key.ipv4_src = htonl(0xcb007100 + (uint32_t)(i % 256));
+	key.ipv4_dst = htonl(0xc6336400 + (uint32_t)(i / 256 % 256));
+	mask.ipv4_src = 0xffffffff;
+	mask.ipv4_dst = 0xffffffff;
+	msg = flow_request(OVS_FLOW_CMD_NEW, NLM_F_ACK | NLM_F_CREATE);
+	put_ufid(msg, 0x10000 + (uint32_t)i);
+	put_ipv4_match(msg, OVS_FLOW_ATTR_KEY, 1, 0x0800, &key, false);
+	put_ipv4_match(msg, OVS_FLOW_ATTR_MASK, 0xffffffff, 0xffff, &mask,
+		       false);
+	put_output(msg, 2);
+	return msg;
+}
+
 static int cmd_put(long count)
 {
 	long ok = 0, nomem = 0, other = 0, i;
 
 	for (i = 0; i < count; i++) {
-		struct ovs_key_ipv4 key = { 0 }, mask = { 0 };
-		struct nl_msg *msg;
-		int err;
+		int err = transact(put_request(i));
 
-		/* One (203.0.113.0/24, 198.51.100.0/24) pair of addresses
-		 * each.
-		 */
-		key.ipv4_src = htonl(0xcb007100 + (uint32_t)(i % 256));
-		key.ipv4_dst = htonl(0xc6336400 + (uint32_t)(i / 256 % 256));
-		mask.ipv4_src = 0xffffffff;
-		mask.ipv4_dst = 0xffffffff;
-		msg = flow_request(OVS_FLOW_CMD_NEW, NLM_F_ACK | NLM_F_CREATE);
-		put_ufid(msg, 0x10000 + (uint32_t)i);
-		put_ipv4_match(msg, OVS_FLOW_ATTR_KEY, 1, 0x0800, &key, false);
-		put_ipv4_match(msg, OVS_FLOW_ATTR_MASK, 0xffffffff, 0xffff,
-			       &mask, false);
-		put_output(msg, 2);
-		err = transact(msg);
 		if (!err) {
 			ok++;
 		} else if (err == ENOMEM) {
@@ -311,6 +322,81 @@ static int cmd_dump(double seconds)
 	return 0;
 }
 
+/* Read N acks; returns how many said an error (the first is named). */
+static long read_acks(long n)
+{
+	long failed = 0;
+
+	while (n > 0) {
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		struct nlmsghdr *nlh;
+		int len;
+
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len <= 0)
+			die("receiving acks", EIO);
+		for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			const struct nlmsgerr *e = nlmsg_data(nlh);
+
+			if (nlh->nlmsg_type != NLMSG_ERROR)
+				continue;
+			n--;
+			if (e->error && !failed++)
+				fprintf(stderr, "%s: put: %s\n", prog,
+					strerror(-e->error));
+		}
+		free(buf);
+	}
+	return failed;
+}
+
+static int cmd_rate(long count, long batch)
+{
+	long i = 0, failed = 0, flows = 0, maskless = 0;
+	double t0, t1, t2;
+	unsigned char *buf;
+	size_t room;
+
+	if (count > 65536 || batch < 1 || batch > 1024) {
+		fprintf(stderr, "%s: rate: COUNT 1-65536, BATCH 1-1024\n", prog);
+		return 1;
+	}
+	room = (size_t)batch * 1024;
+	buf = malloc(room);
+	if (!buf)
+		die("malloc", ENOMEM);
+	t0 = now();
+	while (i < count) {
+		size_t len = 0;
+		long n;
+
+		for (n = 0; n < batch && i < count; n++, i++) {
+			struct nl_msg *msg = put_request(i);
+			struct nlmsghdr *nlh;
+
+			nl_complete_msg(sk, msg);
+			nlh = nlmsg_hdr(msg);
+			if (len + NLMSG_ALIGN(nlh->nlmsg_len) > room)
+				die("batching", EMSGSIZE);
+			memcpy(buf + len, nlh, nlh->nlmsg_len);
+			len += NLMSG_ALIGN(nlh->nlmsg_len);
+			nlmsg_free(msg);
+		}
+		if (nl_sendto(sk, buf, len) < 0)
+			die("sending a batch", EIO);
+		failed += read_acks(n);
+	}
+	t1 = now();
+	dump_once(&flows, &maskless);
+	t2 = now();
+	free(buf);
+	printf("flows %ld\ninstalls_per_s %.0f\ndumped_per_s %.0f\n",
+	       count - failed, count / (t1 - t0), flows / (t2 - t1));
+	return failed ? 1 : 0;
+}
+
 /* One step of swap: a failure is reported and ends the churn. */
 static bool step(const char *what, int err, bool *ok)
 {
@@ -366,7 +452,7 @@ static int cmd_swap(double seconds, long pause)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: %s put DP COUNT | dump DP SECONDS | swap DP SECONDS [PAUSE_MS]\n",
+		"usage: %s put DP COUNT | dump DP SECONDS | swap DP SECONDS [PAUSE_MS] | rate DP COUNT BATCH\n",
 		prog);
 	exit(1);
 }
@@ -375,7 +461,8 @@ int main(int argc, char **argv)
 {
 	double arg;
 
-	if (argc != 4 && !(argc == 5 && !strcmp(argv[1], "swap")))
+	if (argc != 4 && !(argc == 5 && (!strcmp(argv[1], "swap") ||
+					   !strcmp(argv[1], "rate"))))
 		usage();
 	arg = atof(argv[3]);
 	if (arg <= 0)
@@ -400,6 +487,8 @@ int main(int argc, char **argv)
 		return cmd_dump(arg);
 	if (!strcmp(argv[1], "swap"))
 		return cmd_swap(arg, argc == 5 ? atol(argv[4]) : 10);
+	if (!strcmp(argv[1], "rate") && argc == 5)
+		return cmd_rate((long)arg, atol(argv[4]));
 	usage();
 	return 1;
 }
