@@ -1,26 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--short] [--tap] [--out DIR] --tool FLOW_CHURN: the benchmark,
+# bench.sh [--short] [--tap] [--out DIR] --tool FILE...: the benchmark,
 # ours against the
 # in-tree module in one test host boot (tests/bench/cases), then its
 # report (tests/bench/report.py): a table, "ratio ours/in-tree CASE R"
 # lines, DIR/bench.json and gnuplot plots in DIR (default a new directory
 # under $ROAM_CACHE/bench).  --short is CI's smoke test: two mask counts,
 # 10,000 megaflows for the memory and control-plane cases, one round.  --tap prints the report as TAP comments after the run's points,
-# for meson.  FLOW_CHURN is tests/tools/flow-churn as meson built it.
+# for meson.  The --tool FILEs are tests/tools' flow-churn and
+# upcall-listen as meson built them (the cases check they are there).
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-short=0 tap=0 out='' tool=''
+short=0 tap=0 out='' tools=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--short) short=1 ;;
 	--tap) tap=1 ;;
 	--tool)
 		[ $# -ge 2 ] || die "option --tool needs a value"
-		tool=$2
+		[ -x "$2" ] || die "--tool $2: no such program"
+		tools+=(--tool "$2")
 		shift
 		;;
 	--out)
@@ -28,11 +30,11 @@ while [ $# -gt 0 ]; do
 		out=$2
 		shift
 		;;
-	*) die "unknown option '$1' (usage: $0 [--short] [--tap] [--out DIR] --tool FLOW_CHURN)" ;;
+	*) die "unknown option '$1' (usage: $0 [--short] [--tap] [--out DIR] --tool FILE...)" ;;
 	esac
 	shift
 done
-[ -x "$tool" ] || die "no flow-churn tool given (--tool; meson builds tests/tools/flow-churn)"
+[ ${#tools[@]} -gt 0 ] || die "no --tool given (meson builds tests/tools/flow-churn and upcall-listen)"
 if [ -z "$out" ]; then
 	# The ten newest runs' results are kept.
 	mkdir -p "$ROAM_CACHE/bench"
@@ -53,7 +55,7 @@ fi
 step "benchmark: ours against the in-tree module, results in $out"
 rc=0
 "$ROAM_TOP/tests/kernel/launch.sh" --suite bench --pass ours --boot fast \
-	--timeout "$timeout" --out "$out" --tool "$tool" \
+	--timeout "$timeout" --out "$out" "${tools[@]}" \
 	${envs[@]+"${envs[@]}"} || rc=$?
 [ "$rc" -eq 0 ] || die "the benchmark run failed (exit $rc): no report"
 step "report"

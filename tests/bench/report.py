@@ -5,7 +5,8 @@
 Reads the measurements the bench suite's cases wrote (one JSON object a
 line: case, masks, datapath, round, and one figure: pps, the forwarding
 rate, with masks_per_packet; bytes_per_flow, kernel memory per megaflow;
-or flows_per_s, flows installed or dumped per second), and writes:
+flows_per_s, flows installed or dumped per second; or upcalls_per_s,
+misses delivered to a listener per second), and writes:
   - a table on stdout, then one line per case: "ratio ours/in-tree CASE R",
     R being the median figure of ours over the in-tree module's (above 1
     is better for a rate, below 1 for memory);
@@ -26,9 +27,9 @@ import sys
 DATAPATHS = ("ours", "in-tree")
 FIELDS = {"case": str, "masks": int, "datapath": str, "round": int}
 # What a row measures: exactly one of these, a positive integer.
-METRICS = ("pps", "bytes_per_flow", "flows_per_s")
+METRICS = ("pps", "bytes_per_flow", "flows_per_s", "upcalls_per_s")
 UNITS = {"pps": "packets/s", "bytes_per_flow": "bytes per megaflow",
-         "flows_per_s": "flows/s"}
+         "flows_per_s": "flows/s", "upcalls_per_s": "misses/s"}
 
 
 def fail(msg):

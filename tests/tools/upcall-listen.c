@@ -3,6 +3,7 @@
  * upcall-listen: receive the datapath's upcalls and print them as text.
  *
  *   upcall-listen [-P] [-a] [-c] [-u] [-n COUNT] [-t SECONDS] PORT...
+ *   upcall-listen -r SECONDS PORT...
  *
  * Points the upcalls of every named vport (OVS_VPORT_CMD_SET with
  * OVS_VPORT_ATTR_UPCALL_PID; and OVS_DP_ATTR_PER_CPU_PIDS if the datapath
@@ -18,6 +19,12 @@
  * "packet tcp seq=N payload=BYTES".  Upcalls of any size are read whole.
  * Exit status: 0 when COUNT upcalls arrived, 1 on an error, 2 on timeout
  * (default 10 s).
+ *
+ * With -r, the rate upcalls arrive at: after "ready", upcalls are counted,
+ * not printed, for SECONDS, and what the socket had to drop (ENOBUFS) is
+ * counted too; then "upcalls N", "overruns N" and "seconds S" (the time
+ * from the first upcall to the end).  Exit status 0 when at least one
+ * upcall arrived.
  *
  * One upcall reads, one line per item, in a fixed order ("userdata" and
  * "actions", the top-level action types of OVS_PACKET_ATTR_ACTIONS, only
@@ -470,7 +477,7 @@ static void print_action_types(const struct nlattr *list)
  * upcall); the number of upcalls printed.
  */
 static int handle(const unsigned char *buf, int len, int family, int seen,
-		  bool actions_only)
+		  bool actions_only, bool quiet)
 {
 	struct nlmsghdr *nlh;
 	int upcalls = 0;
@@ -496,6 +503,8 @@ static int handle(const unsigned char *buf, int len, int family, int seen,
 			continue;
 		}
 		upcalls++;
+		if (quiet)
+			continue;
 		printf("%s %d\n", gh->cmd == OVS_PACKET_CMD_MISS ?
 		       "miss" : "action", seen + upcalls);
 		if (tb[OVS_PACKET_ATTR_USERDATA])
@@ -516,11 +525,56 @@ static int handle(const unsigned char *buf, int len, int family, int seen,
 	return upcalls;
 }
 
+/*
+ * -r: count upcalls for @seconds, and the ENOBUFS the socket reports
+ * when the datapath sends faster than this reads.
+ */
+static int rate(struct nl_sock *sk, int family, long seconds)
+{
+	long long first = 0, end = now_ms() + seconds * 1000, stop;
+	long upcalls = 0, overruns = 0;
+
+	while (now_ms() < end) {
+		struct pollfd pfd = { .fd = nl_socket_get_fd(sk),
+				      .events = POLLIN };
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		int len, n;
+
+		if (poll(&pfd, 1, 100) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll", errno);
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len == -NLE_NOMEM) {
+			overruns++;
+			continue;
+		}
+		if (len < 0) {
+			fprintf(stderr, "%s: receiving: %s\n", prog,
+				nl_geterror(len));
+			return 1;
+		}
+		n = handle(buf, len, family, 0, false, true);
+		free(buf);
+		if (n && !upcalls)
+			first = now_ms();
+		upcalls += n;
+	}
+	stop = now_ms();
+	printf("upcalls %ld\noverruns %ld\nseconds %.3f\n", upcalls, overruns,
+	       upcalls ? (stop - first) / 1000.0 : 0.0);
+	return upcalls ? 0 : 1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: %s [-P] [-a] [-c] [-u] [-n COUNT] [-t SECONDS] PORT...\n",
-		prog);
+		"usage: %s [-P] [-a] [-c] [-u] [-n COUNT] [-t SECONDS] PORT...\n"
+		"       %s -r SECONDS PORT...\n", prog, prog);
 	exit(1);
 }
 
@@ -530,11 +584,11 @@ int main(int argc, char **argv)
 	bool print_pid = false, actions_only = false, aligned = false;
 	long long deadline;
 	int opt, i;
-	long timeout = 10;
+	long timeout = 10, rate_seconds = 0;
 	struct nl_sock *sk;
 	uint32_t pid;
 
-	while ((opt = getopt(argc, argv, "Pacun:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Pacun:t:r:")) != -1) {
 		switch (opt) {
 		case 'a':
 			actions_only = true;
@@ -553,6 +607,11 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			timeout = atol(optarg);
+			break;
+		case 'r':
+			rate_seconds = atol(optarg);
+			if (rate_seconds <= 0)
+				usage();
 			break;
 		default:
 			usage();
@@ -590,6 +649,8 @@ int main(int argc, char **argv)
 		printf("pid %u\n", pid);
 	printf("ready\n");
 	fflush(stdout);
+	if (rate_seconds)
+		return rate(sk, packet_family, rate_seconds);
 
 	deadline = now_ms() + timeout * 1000;
 	while (seen < count) {
@@ -619,7 +680,8 @@ int main(int argc, char **argv)
 				nl_geterror(len));
 			return 1;
 		}
-		seen += handle(buf, len, packet_family, seen, actions_only);
+		seen += handle(buf, len, packet_family, seen, actions_only,
+			       false);
 		free(buf);
 	}
 	nl_socket_free(sk);

@@ -25,60 +25,19 @@
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../pktgen.sh
+. ./pktgen.sh
 
 masks_list=${BENCH_MASKS:-1 4 16 64 256}
 rounds=${BENCH_ROUNDS:-3}
 warmup=${BENCH_WARMUP:-5}
 seconds=${BENCH_SECONDS:-3}
 results=$ROAM_SHARED/out/forwarding.jsonl
-pg_pid=
 
 case_cleanup() {
-	pktgen_stop
-	ovs-dpctl del-dp dp0 2>/dev/null
-	ip link del gen0 2>/dev/null
-	ip link del p2 2>/dev/null
+	pktgen_cleanup
 	rm -f /tmp/bench.*
 	[ -e /sys/module/openvswitch ] || dp_load "$ROAM_DATAPATH"
-}
-
-# pg FILE COMMAND: one pktgen command; pktgen answers in FILE's Result.
-pg() {
-	printf '%s\n' "$2" >"/proc/net/pktgen/$1" || return 1
-	[ "$1" = pgctrl ] || [ "$1" = kpktgend_0 ] ||
-		grep -q '^Result: OK' "/proc/net/pktgen/$1" ||
-		{ grep '^Result:' "/proc/net/pktgen/$1"; return 1; }
-}
-
-# pktgen_setup: gen0 on pktgen's first thread, frames for sink0.
-pktgen_setup() {
-	local setting
-
-	modprobe pktgen || return 1
-	pg kpktgend_0 rem_device_all || return 1
-	pg kpktgend_0 "add_device gen0" || return 1
-	for setting in "count 0" "clone_skb 0" "pkt_size 64" "delay 0" \
-		"dst_mac $(cat /sys/class/net/sink0/address)" \
-		"src_mac 02:00:00:00:00:01" \
-		"dst 198.51.100.200" "src_min 198.51.100.1" \
-		"src_max 198.51.100.1" "udp_dst_min 6000" \
-		"udp_dst_max 6000" "udp_src_min 1024" "udp_src_max 65535" \
-		"flag UDPSRC_RND"; do
-		pg gen0 "$setting" || { echo "pktgen refused '$setting'"; return 1; }
-	done
-}
-
-# pktgen_start / pktgen_stop: "start" blocks its writer until "stop".
-pktgen_start() {
-	pg pgctrl start &
-	pg_pid=$!
-}
-
-pktgen_stop() {
-	[ -n "$pg_pid" ] || return 0
-	pg pgctrl stop
-	wait "$pg_pid" 2>/dev/null
-	pg_pid=
 }
 
 rx_sink() {
@@ -136,19 +95,6 @@ measure() {
 
 mkdir -p "$ROAM_SHARED/out"
 : >"$results"
-# links: gen0-p1 and p2-sink0, up, without IPv6 (nothing but pktgen's
-# frames crosses the datapath).
-links() {
-	local d
-
-	ip link add gen0 type veth peer name p1 &&
-		ip link add p2 type veth peer name sink0 || return 1
-	for d in gen0 p1 p2 sink0; do
-		sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" &&
-			ip link set "$d" up || return 1
-	done
-}
-
 check "veth pairs gen0-p1 and p2-sink0" links
 check "pktgen drives gen0" pktgen_setup
 
