@@ -20,8 +20,10 @@
  * DOC: Locking
  *
  * rsw_mutex serialises every change: all mutating Generic Netlink commands,
- * the deferred handling of unregistering devices, namespace exit and module
- * unload.  It nests outside RTNL: code holding rsw_mutex may take
+ * the deferred handling of unregistering devices, the masks' periodic
+ * reordering (a delayed work: nothing holding rsw_mutex may wait for it,
+ * see rsw_flow_table_uninit()), namespace exit and module unload.  It
+ * nests outside RTNL: code holding rsw_mutex may take
  * rtnl_lock(), never the reverse, which is why the netdevice notifier
  * (called under RTNL) only unhooks the device and defers the rest.  Entry
  * points that change state assert it with rsw_assert_locked().
@@ -42,7 +44,9 @@
  * slots) is only touched with bottom halves disabled, so nothing else runs
  * on that CPU between a read and a write of it; those paths assert that
  * with lockdep_assert_in_softirq().  Counters are updated without locks
- * under u64_stats_sync; readers sum them.
+ * under u64_stats_sync; readers sum them.  The masks' hit counts are the
+ * exception: one this_cpu_inc() each, from any context, read without
+ * u64_stats_sync by the reordering, which only needs them roughly.
  */
 extern struct mutex rsw_mutex;
 
