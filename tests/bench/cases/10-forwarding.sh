@@ -25,6 +25,8 @@
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../rounds.sh
+. ./rounds.sh
 # shellcheck source=../pktgen.sh
 . ./pktgen.sh
 
@@ -98,19 +100,15 @@ mkdir -p "$ROAM_SHARED/out"
 check "veth pairs gen0-p1 and p2-sink0" links
 check "pktgen drives gen0" pktgen_setup
 
-for ((round = 1; round <= rounds; round++)); do
-	order="ours in-tree"
-	[ $((round % 2)) -eq 1 ] || order="in-tree ours"
-	for dp in $order; do
-		if ! check "round $round: load $dp" dp_load "$dp"; then
-			continue
-		fi
-		for n in $masks_list; do
-			check "round $round, $dp, $n masks: forwarded" \
-				measure "$dp" "$n" "$round"
-		done
+# step DP ROUND: every mask count on the module loaded.
+step() {
+	local n
+
+	for n in $masks_list; do
+		check "round $2, $1, $n masks: forwarded" measure "$1" "$n" "$2"
 	done
-done
-sed 's/^/# /' "$results"
-check_output "one result for each datapath, case and round" \
-	"$((2 * rounds * $(wc -w <<<"$masks_list")))" wc -l <"$results"
+}
+
+each_round "$rounds" step
+results_done "$results" "$((2 * rounds * $(wc -w <<<"$masks_list")))" \
+	"one result for each datapath, case and round"

@@ -13,6 +13,8 @@
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../rounds.sh
+. ./rounds.sh
 
 flows=${BENCH_FLOWS:-100000}
 rounds=${BENCH_ROUNDS:-3}
@@ -71,15 +73,10 @@ awk -v n="$flows" 'BEGIN {
 }' >/tmp/memory.flows
 check_output "$flows flows to put" "$flows" wc -l </tmp/memory.flows
 
-for ((round = 1; round <= rounds; round++)); do
-	order="ours in-tree"
-	[ $((round % 2)) -eq 1 ] || order="in-tree ours"
-	for dp in $order; do
-		check "round $round: load $dp" dp_load "$dp" || continue
-		check "round $round, $dp: memory for $flows megaflows" \
-			measure "$dp" "$round"
-	done
-done
-sed 's/^/# /' "$results"
-check_output "one result for each datapath and round" \
-	"$((2 * rounds))" wc -l <"$results"
+step() {
+	check "round $2, $1: memory for $flows megaflows" measure "$1" "$2"
+}
+
+each_round "$rounds" step
+results_done "$results" "$((2 * rounds))" \
+	"one result for each datapath and round"

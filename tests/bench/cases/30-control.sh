@@ -13,6 +13,8 @@
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../rounds.sh
+. ./rounds.sh
 
 CHURN=$PWD/bin/flow-churn
 flows=${BENCH_CONTROL_FLOWS:-50000}
@@ -50,15 +52,11 @@ mkdir -p "$ROAM_SHARED/out"
 check "the flow-churn tool is in the job" test -x "$CHURN"
 check "a veth for dp0's port" eval \
 	'ip link add p1 type veth peer name p1peer && ip link set p1 up'
-for ((round = 1; round <= rounds; round++)); do
-	order="ours in-tree"
-	[ $((round % 2)) -eq 1 ] || order="in-tree ours"
-	for dp in $order; do
-		check "round $round: load $dp" dp_load "$dp" || continue
-		check "round $round, $dp: $flows flows installed and dumped" \
-			measure "$dp" "$round"
-	done
-done
-sed 's/^/# /' "$results"
-check_output "two results for each datapath and round" \
-	"$((4 * rounds))" wc -l <"$results"
+step() {
+	check "round $2, $1: $flows flows installed and dumped" \
+		measure "$1" "$2"
+}
+
+each_round "$rounds" step
+results_done "$results" "$((4 * rounds))" \
+	"two results for each datapath and round"

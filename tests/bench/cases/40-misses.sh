@@ -15,6 +15,8 @@
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../rounds.sh
+. ./rounds.sh
 # shellcheck source=../pktgen.sh
 . ./pktgen.sh
 
@@ -68,15 +70,10 @@ mkdir -p "$ROAM_SHARED/out"
 check "the upcall-listen tool is in the job" test -x "$LISTEN"
 check "veth pairs gen0-p1 and p2-sink0" links
 check "pktgen drives gen0" pktgen_setup
-for ((round = 1; round <= rounds; round++)); do
-	order="ours in-tree"
-	[ $((round % 2)) -eq 1 ] || order="in-tree ours"
-	for dp in $order; do
-		check "round $round: load $dp" dp_load "$dp" || continue
-		check "round $round, $dp: misses reached the listener" \
-			measure "$dp" "$round"
-	done
-done
-sed 's/^/# /' "$results"
-check_output "one result for each datapath and round" \
-	"$((2 * rounds))" wc -l <"$results"
+step() {
+	check "round $2, $1: misses reached the listener" measure "$1" "$2"
+}
+
+each_round "$rounds" step
+results_done "$results" "$((2 * rounds))" \
+	"one result for each datapath and round"
