@@ -21,6 +21,18 @@ each_round() {
 	done
 }
 
+# fresh_dp PORT...: dp0 anew (a measurement's leftover one deleted) with
+# these ports, numbered 1, 2 ... in order.
+fresh_dp() {
+	local port
+
+	ovs-dpctl del-dp dp0 2>/dev/null
+	ovs-dpctl add-dp dp0 || return 1
+	for port in "$@"; do
+		ovs-dpctl add-if dp0 "$port" || return 1
+	done
+}
+
 # results_done FILE LINES DESCRIPTION: FILE's results shown as comments,
 # and a point that it holds LINES of them.
 results_done() {

@@ -59,9 +59,7 @@ measure() {
 	local dp=$1 n=$2 round=$3 r0 r1 t0 t1 s0 s1 total
 	local h0 m0 k0 h1 m1 k1
 
-	ovs-dpctl del-dp dp0 2>/dev/null
-	ovs-dpctl add-dp dp0 && ovs-dpctl add-if dp0 p1 &&
-		ovs-dpctl add-if dp0 p2 || return 1
+	fresh_dp p1 p2 || return 1
 	mask_flows "$n" >/tmp/bench.flows
 	[ -z "$(put_flows dp0 </tmp/bench.flows)" ] || return 1
 	total=$(ovs-dpctl show dp0 | sed -n 's/.*masks: .*total:\([0-9]*\).*/\1/p')

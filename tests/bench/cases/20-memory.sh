@@ -46,8 +46,7 @@ flows_in() {
 measure() {
 	local dp=$1 round=$2 before after out
 
-	ovs-dpctl del-dp dp0 2>/dev/null
-	ovs-dpctl add-dp dp0 && ovs-dpctl add-if dp0 p1 || return 1
+	fresh_dp p1 || return 1
 	before=$(kernel_kb) || { echo "no Slab or Percpu line"; return 1; }
 	out=$(put_flows dp0 </tmp/memory.flows)
 	[ -z "$out" ] || { head -n 5 <<<"$out"; return 1; }

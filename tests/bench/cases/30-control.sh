@@ -31,8 +31,7 @@ case_cleanup() {
 measure() {
 	local dp=$1 round=$2 out got ins dumped
 
-	ovs-dpctl del-dp dp0 2>/dev/null
-	ovs-dpctl add-dp dp0 && ovs-dpctl add-if dp0 p1 || return 1
+	fresh_dp p1 || return 1
 	out=$("$CHURN" rate dp0 "$flows" 64) || { echo "$out"; return 1; }
 	got=$(sed -n 's/^flows //p' <<<"$out")
 	ins=$(sed -n 's/^installs_per_s //p' <<<"$out")

@@ -35,9 +35,7 @@ case_cleanup() {
 measure() {
 	local dp=$1 round=$2 pid n overruns secs rc=0
 
-	ovs-dpctl del-dp dp0 2>/dev/null
-	ovs-dpctl add-dp dp0 && ovs-dpctl add-if dp0 p1 &&
-		ovs-dpctl add-if dp0 p2 || return 1
+	fresh_dp p1 p2 || return 1
 	pktgen_start
 	sleep 1
 	"$LISTEN" -r "$seconds" p1 >/tmp/misses.out 2>/tmp/misses.err &
