@@ -105,6 +105,17 @@ check_refused() {
 	check_eq "$desc" "$want" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
+# fails_saying TEXT CMD...: CMD exits 1 and its stderr holds TEXT (a use
+# inside check: a tool refusing bad input for the right reason).
+fails_saying() {
+	local text=$1 rc=0 err
+	shift
+
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc, not 1"; return 1; }
+	grep -qF -- "$text" <<<"$err" || { echo "stderr: $err"; return 1; }
+}
+
 # check_output DESCRIPTION EXPECTED CMD...: CMD succeeds and its stdout is
 # EXPECTED.  Unlike check_eq with "$(CMD)", a failing CMD never reads as
 # empty output.

@@ -4,11 +4,13 @@
 # full.sh [launch.sh OPTIONS...]: every test of Open vSwitch's kernel
 # testsuite on both modules of the host kernel, in one boot (the in-tree
 # pass, then ours), as `./roam test ovs-full` runs it; then the per-test
-# table of both passes, written to tests/ovs-kmod/results.md (or
-# $OVS_KMOD_RESULTS) for committing.  Prints launch.sh's TAP stream and
-# exits with its status; the table is written from the stream's
-# "# kmod-result" comments, also when some tests failed.  OVS_KMOD_TESTS=
-# FIRST-LAST runs only those tests (default all).
+# table of both passes, merged into tests/ovs-kmod/results.md (or
+# $OVS_KMOD_RESULTS) for committing (results.py: a test's row comes from
+# the newest run that ran it).  Prints launch.sh's TAP stream and exits
+# with its status, or 1 when the table could not be merged; the table is
+# written from the stream's "# kmod-result" comments, also when some tests
+# failed.  OVS_KMOD_TESTS=FIRST-LAST runs only those tests (default all):
+# the whole testsuite takes longer than one sitting here.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -23,59 +25,8 @@ rc=0
 	--env OVS_KMOD_TESTS="${OVS_KMOD_TESTS:-all}" "$@" | tee "$out" || rc=$?
 secs=$(($(date +%s) - t0))
 
-source_version=$(sed -n 's/.*built from openvswitch-source \([^ ,]*\).*/\1/p' "$out" | sed -n 1p)
-{
-	cat <<-EOT
-		# Open vSwitch's kernel testsuite on both modules
-
-		Written by \`tests/ovs-kmod/full.sh\` (\`./roam test ovs-full\`): every
-		test (\`OVS_KMOD_TESTS=${OVS_KMOD_TESTS:-all}\`) of \`tests/system-kmod-testsuite\` from Debian's openvswitch-source
-		${source_version:-(version not seen)}, on the host kernel, the in-tree
-		module's pass then ours, in one boot.  Started $started, took ${secs} s,
-		launch.sh exited $rc.  \`pass\`, \`FAIL (where)\`, \`skip (where)\` as
-		the testsuite reported it; \`timeout\`: killed at the per-test limit;
-		\`not run\`: the run ended before it.  The last column is the
-		point the suite gave ours: \`ok\`, \`skip\` (the testsuite skipped it,
-		or \`tests/ovs-kmod/expect\` lists the difference) or \`not ok\`.
-
-		| # | test | in-tree | s | ours | s | ours' point |
-		|---:|---|---|---:|---|---:|---|
-	EOT
-	tr -d '\r' <"$out" | awk '
-		/^# kmod-result / {
-			pass = $3; n = $4; res = $5; s = $6
-			t = $0; sub(/^# kmod-result [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t)
-			title[n] = t; r[pass, n] = res; sec[pass, n] = s
-			if (!(n in seen)) { order[++count] = n; seen[n] = 1 }
-			next
-		}
-		/^(not )?ok [0-9]+ - \[ours\] [0-9]+: / {
-			line = $0; sub(/^(not )?ok [0-9]+ - \[ours\] /, "", line)
-			n = line; sub(/:.*/, "", n)
-			point[n] = ($0 ~ /^not ok/) ? "not ok" : ($0 ~ /# SKIP/) ? "skip" : "ok"
-		}
-		function cell(x) {
-			if (x == "") return "not run"
-			if (x == "fail") return "FAIL"
-			return x
-		}
-		END {
-			for (i = 1; i <= count; i++) {
-				n = order[i]
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", n, title[n],
-					cell(r["in-tree", n]), sec["in-tree", n],
-					cell(r["ours", n]), sec["ours", n], point[n]
-			}
-		}'
-	echo
-	tr -d '\r' <"$out" | awk '
-		/^# kmod-result / { c[$3 " " $5]++; s[$3] += $6 }
-		END {
-			for (p in s)
-				printf "- %s: %d pass, %d fail, %d skip, %d timeout, %d error; %d s of tests\n",
-					p, c[p " pass"], c[p " fail"], c[p " skip"], c[p " timeout"],
-					c[p " error"], s[p]
-		}' | sort
-} >"$results.tmp" && mv "$results.tmp" "$results"
+"$here/results.py" --tap "$out" --results "$results" \
+	--tests "${OVS_KMOD_TESTS:-all}" --started "$started" --secs "$secs" \
+	--rc "$rc" || exit 1
 echo "# results table: $results"
 exit "$rc"

@@ -18,16 +18,6 @@ row() {
 	printf '{"case": "%s", "masks": %d, "datapath": "%s", "round": %d, "pps": %d, "masks_per_packet": 1.0}\n' "$@"
 }
 
-# fails_saying TEXT CMD...: CMD exits 1 and its stderr holds TEXT.
-fails_saying() {
-	local text=$1 rc=0 err
-	shift
-
-	err=$("$@" 2>&1 >/dev/null) || rc=$?
-	[ "$rc" -eq 1 ] || { echo "exit $rc, not 1"; return 1; }
-	grep -qF -- "$text" <<<"$err" || { echo "stderr: $err"; return 1; }
-}
-
 mkdir "$scratch/good"
 {
 	row masks-64 64 ours 1 300; row masks-64 64 in-tree 1 100
