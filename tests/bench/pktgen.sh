@@ -7,9 +7,10 @@
 #   [gen0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[sink0]
 #
 # links makes the veths; pktgen_setup puts gen0 on pktgen's first thread
-# with 64-byte UDP frames for sink0 from random source ports, so that
-# every frame has a new skb hash; pktgen_start and pktgen_stop run it;
-# pktgen_cleanup undoes it all, dp0 too.
+# with 64-byte UDP frames for sink0, by default from 198.51.100.1 to
+# 198.51.100.200 port 6000 from random source ports, so that every frame
+# has a new skb hash; pktgen_start and pktgen_stop run it; pktgen_cleanup
+# undoes it all, dp0 too.
 
 pg_pid=
 
@@ -21,7 +22,10 @@ pg() {
 		{ grep '^Result:' "/proc/net/pktgen/$1"; return 1; }
 }
 
-# pktgen_setup: gen0 on pktgen's first thread, frames for sink0.
+# pktgen_setup [SETTING...]: gen0 on pktgen's first thread, frames for
+# sink0; the SETTINGs (pktgen's words: "src_max 198.51.100.63", "flag
+# IPSRC_RND", "flag !UDPSRC_RND") come after the defaults, so they win.
+# Called again, it starts over from the defaults.
 pktgen_setup() {
 	local setting
 
@@ -34,7 +38,7 @@ pktgen_setup() {
 		"dst 198.51.100.200" "src_min 198.51.100.1" \
 		"src_max 198.51.100.1" "udp_dst_min 6000" \
 		"udp_dst_max 6000" "udp_src_min 1024" "udp_src_max 65535" \
-		"flag UDPSRC_RND"; do
+		"flag UDPSRC_RND" "$@"; do
 		pg gen0 "$setting" || { echo "pktgen refused '$setting'"; return 1; }
 	done
 }
@@ -72,4 +76,51 @@ pktgen_cleanup() {
 	ip link del gen0 2>/dev/null
 	ip link del p2 2>/dev/null
 	return 0
+}
+
+# rate DP CASE MASKS ROUND: the frames pktgen_setup set up, sent for
+# BENCH_WARMUP seconds (default 5: longer than either module's mask
+# reordering period, ours 1 s and the in-tree one 4 s), then counted at
+# sink0 over BENCH_SECONDS (3): one JSON line on stdout, for
+# tests/bench/report.py.  DP is the switch between p1 and p2: ours or
+# in-tree (dp0, whose lookup counters give masks_per_packet), bridge or
+# flower.  Fails, saying why on stdout, when sink0 got nothing.
+rate() {
+	local dp=$1 r0 r1 t0 t1 s0='' s1=''
+
+	pktgen_start
+	sleep "${BENCH_WARMUP:-5}"
+	case $dp in ours | in-tree) s0=$(dp_lookups dp0) ;; esac
+	r0=$(rx_sink) t0=$(date +%s%N)
+	sleep "${BENCH_SECONDS:-3}"
+	case $dp in ours | in-tree) s1=$(dp_lookups dp0) ;; esac
+	r1=$(rx_sink) t1=$(date +%s%N)
+	pktgen_stop
+	case $dp in
+	ours | in-tree)
+		if [ -z "$s0" ] || [ -z "$s1" ]; then
+			echo "no lookups or masks line in ovs-dpctl show"
+			return 1
+		fi
+		;;
+	esac
+	[ "$r1" -gt "$r0" ] || { echo "sink0 received nothing"; return 1; }
+	python3 - "$@" "$r0" "$r1" "$t0" "$t1" "$s0" "$s1" <<-'EOT'
+		import json, sys
+		dp, case, masks, rnd, r0, r1, t0, t1, s0, s1 = sys.argv[1:]
+		row = {"case": case, "masks": int(masks), "datapath": dp,
+		       "round": int(rnd),
+		       "pps": round((int(r1) - int(r0)) * 1e9 / (int(t1) - int(t0)))}
+		if s0:
+		    (h0, m0, k0), (h1, m1, k1) = ([int(x) for x in s.split()]
+		                                  for s in (s0, s1))
+		    lookups = h1 + m1 - h0 - m0
+		    row["masks_per_packet"] = (round((k1 - k0) / lookups, 3)
+		                               if lookups else None)
+		print(json.dumps(row))
+	EOT
+}
+
+rx_sink() {
+	cat /sys/class/net/sink0/statistics/rx_packets
 }

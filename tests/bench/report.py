@@ -9,10 +9,13 @@ flows_per_s, flows installed or dumped per second; or upcalls_per_s,
 misses delivered to a listener per second), and writes:
   - a table on stdout, then one line per case: "ratio ours/in-tree CASE R",
     R being the median figure of ours over the in-tree module's (above 1
-    is better for a rate, below 1 for memory);
+    is better for a rate, below 1 for memory); for the cases that also ran
+    on the Linux bridge or tc flower, a second table and lines "ratio
+    ours/bridge CASE R", "ratio ours/flower CASE R";
   - DIR/bench.json, the same for machines, with every round's figure;
   - with gnuplot: DIR/sweep.png (median rate against the number of masks,
-    both modules) and DIR/CASE.png per case (every round of both).
+    both modules, of the masks-N cases) and DIR/CASE.png per case (every
+    round of every switch).
 Exit status 1, saying why on stderr, when a line is malformed or a case
 lacks either module's results: a half report never reads as a whole one.
 """
@@ -25,6 +28,8 @@ import subprocess
 import sys
 
 DATAPATHS = ("ours", "in-tree")
+# Switches some cases also run on; a case need not have them.
+OTHERS = ("bridge", "flower")
 FIELDS = {"case": str, "masks": int, "datapath": str, "round": int}
 # What a row measures: exactly one of these, a positive integer.
 METRICS = ("pps", "bytes_per_flow", "flows_per_s", "upcalls_per_s")
@@ -57,7 +62,7 @@ def load(directory):
                 for field, kind in FIELDS.items():
                     if not isinstance(row.get(field), kind):
                         fail("%s: no %s %s" % (where, kind.__name__, field))
-                if row["datapath"] not in DATAPATHS:
+                if row["datapath"] not in DATAPATHS + OTHERS:
                     fail("%s: unknown datapath %r" % (where, row["datapath"]))
                 metrics = [m for m in METRICS if m in row]
                 if len(metrics) != 1:
@@ -83,7 +88,7 @@ def summarize(rows):
             "case": row["case"], "masks": row["masks"],
             "metric": row["metric"],
             "datapaths": {dp: {"values": [], "masks_per_packet": []}
-                          for dp in DATAPATHS}})
+                          for dp in DATAPATHS + OTHERS}})
         if case["masks"] != row["masks"] or case["metric"] != row["metric"]:
             fail("case %s has rows of two kinds" % row["case"])
         dp = case["datapaths"][row["datapath"]]
@@ -95,6 +100,9 @@ def summarize(rows):
     for case in sorted(cases.values(),
                        key=lambda c: (c["metric"] != "pps", c["masks"],
                                       c["case"])):
+        for name in OTHERS:
+            if not case["datapaths"][name]["values"]:
+                del case["datapaths"][name]
         for name, dp in case["datapaths"].items():
             if not dp["values"]:
                 fail("case %s has no result from %s" % (case["case"], name))
@@ -102,14 +110,17 @@ def summarize(rows):
             mpp = dp["masks_per_packet"]
             dp["masks_per_packet_median"] = (statistics.median(mpp)
                                              if mpp else None)
-        case["ratio"] = round(case["datapaths"]["ours"]["median"] /
-                              case["datapaths"]["in-tree"]["median"], 3)
+        ours = case["datapaths"]["ours"]["median"]
+        case["ratio"] = round(ours / case["datapaths"]["in-tree"]["median"], 3)
+        case["ratio_to"] = {name: round(ours / dp["median"], 3)
+                            for name, dp in case["datapaths"].items()
+                            if name in OTHERS}
         out.append(case)
     return out
 
 
-def rates(cases):
-    return [c for c in cases if c["metric"] == "pps"]
+def sweep_cases(cases):
+    return [c for c in cases if c["case"].startswith("masks-")]
 
 
 def table(cases):
@@ -126,8 +137,24 @@ def table(cases):
         print("%-12s %6d %-14s %12.0f %12.0f %7.3f %10s %10s" % (
             c["case"], c["masks"], c["metric"], ours["median"],
             intree["median"], c["ratio"], mpp(ours), mpp(intree)))
+    others = [c for c in cases if c["ratio_to"]]
+    if others:
+        print()
+        print("%-12s %12s %12s %12s %12s" % (
+            "case", "ours", "bridge", "flower", "in-tree"))
+
+        def median(c, name):
+            dp = c["datapaths"].get(name)
+            return "-" if dp is None else "%.0f" % dp["median"]
+
+        for c in others:
+            print("%-12s %12s %12s %12s %12s" % (
+                c["case"], median(c, "ours"), median(c, "bridge"),
+                median(c, "flower"), median(c, "in-tree")))
     for c in cases:
         print("ratio ours/in-tree %s %.3f" % (c["case"], c["ratio"]))
+        for name, ratio in sorted(c["ratio_to"].items()):
+            print("ratio ours/%s %s %.3f" % (name, c["case"], ratio))
 
 
 def plot(directory, cases):
@@ -136,10 +163,10 @@ def plot(directory, cases):
         fail("gnuplot is not installed (apt install gnuplot-nox), "
              "or pass --no-plots")
     script = ["set terminal pngcairo size 800,500", "set grid"]
-    if rates(cases):
+    if sweep_cases(cases):
         sweep = os.path.join(directory, "sweep.dat")
         with open(sweep, "w") as f:
-            for c in rates(cases):
+            for c in sweep_cases(cases):
                 f.write("%d %f %f\n" % (c["masks"],
                                         c["datapaths"]["ours"]["median"],
                                         c["datapaths"]["in-tree"]["median"]))
@@ -153,8 +180,8 @@ def plot(directory, cases):
     for c in cases:
         data = os.path.join(directory, c["case"] + ".dat")
         with open(data, "w") as f:
-            for dp in DATAPATHS:
-                for i, value in enumerate(c["datapaths"][dp]["values"], 1):
+            for dp, results in c["datapaths"].items():
+                for i, value in enumerate(results["values"], 1):
                     f.write("%s %d %d\n" % (dp, i, value))
         script += [
             "set output '%s'" % os.path.join(directory, c["case"] + ".png"),
@@ -163,10 +190,10 @@ def plot(directory, cases):
             "unset logscale x", "set xlabel 'round'",
             "set ylabel '%s'" % UNITS[c["metric"]],
             "set xtics 1", "set offsets 0.5, 0.5, 0, 0",
-            "plot '%s' using 2:(strcol(1) eq 'ours' ? $3 : 1/0) "
-            "with points pt 7 title 'ours', "
-            "'' using 2:(strcol(1) eq 'in-tree' ? $3 : 1/0) "
-            "with points pt 5 title 'in-tree'" % data]
+            "plot " + ", ".join(
+                "'%s' using 2:(strcol(1) eq '%s' ? $3 : 1/0) "
+                "with points pt %d title '%s'" % (data, dp, 5 + 2 * i, dp)
+                for i, dp in enumerate(c["datapaths"]))]
     run = subprocess.run([gnuplot], input="\n".join(script) + "\n",
                          text=True, capture_output=True)
     if run.returncode != 0:

@@ -4,19 +4,26 @@
 # rounds.sh: how every bench case alternates the modules, sourced inside
 # the test host.  Needs tests/lib/tap.sh and tests/kernel/lib.sh.
 
-# each_round ROUNDS STEP: for each of ROUNDS rounds, each module loaded in
-# turn (ours first in odd rounds, the in-tree module first in even ones,
-# so that neither always runs on a warmer or cooler host), then STEP DP
-# ROUND, which makes its own points.
+# each_round ROUNDS STEP [SWITCH...]: for each of ROUNDS rounds, each
+# SWITCH in turn (default: ours and in-tree, the two modules), then STEP
+# SWITCH ROUND, which makes its own points.  A module is loaded before its
+# turn; bridge and flower (the Linux bridge, tc flower) need nothing
+# loaded.  Each round starts one switch later in the list than the one
+# before, so that none always runs on a warmer or cooler host.
 each_round() {
-	local rounds=$1 step=$2 round dp order
+	local rounds=$1 step=$2 round i sw
+	local switches=("${@:3}")
 
+	[ ${#switches[@]} -gt 0 ] || switches=(ours in-tree)
 	for ((round = 1; round <= rounds; round++)); do
-		order="ours in-tree"
-		[ $((round % 2)) -eq 1 ] || order="in-tree ours"
-		for dp in $order; do
-			check "round $round: load $dp" dp_load "$dp" || continue
-			"$step" "$dp" "$round"
+		for ((i = 0; i < ${#switches[@]}; i++)); do
+			sw=${switches[(round - 1 + i) % ${#switches[@]}]}
+			case $sw in
+			ours | in-tree)
+				check "round $round: load $sw" dp_load "$sw" || continue
+				;;
+			esac
+			"$step" "$sw" "$round"
 		done
 	done
 }

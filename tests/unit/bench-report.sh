@@ -29,13 +29,20 @@ mkdir "$scratch/good"
 	echo '{"case": "memory", "masks": 1, "datapath": "ours", "round": 1, "bytes_per_flow": 600}'
 	echo '{"case": "memory", "masks": 1, "datapath": "in-tree", "round": 1, "bytes_per_flow": 800}'
 } >"$scratch/good/memory.jsonl"
+{
+	row l2-1 1 ours 1 300; row l2-1 1 in-tree 1 200
+	row l2-1 1 bridge 1 600; row l2-1 1 flower 1 150
+} >"$scratch/good/l2.jsonl"
 check "a whole set of results makes a report" \
 	eval "'$report' '$scratch/good' --no-plots >'$scratch/out'"
-check_output "one ratio line per case, the rates by masks first, of the medians" \
-	"ratio ours/in-tree masks-1 0.900
+check_output "one ratio line per case and switch, the rates by masks first, of the medians" \
+	"ratio ours/in-tree l2-1 1.500
+ratio ours/bridge l2-1 0.500
+ratio ours/flower l2-1 2.000
+ratio ours/in-tree masks-1 0.900
 ratio ours/in-tree masks-64 1.250
 ratio ours/in-tree memory 0.750" grep '^ratio ' "$scratch/out"
-check_output "bench.json has the same ratios" "0.9 1.25 0.75" python3 -c '
+check_output "bench.json has the same ratios" "1.5 0.9 1.25 0.75" python3 -c '
 import json, sys
 print(" ".join(str(c["ratio"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
 	"$scratch/good/bench.json"

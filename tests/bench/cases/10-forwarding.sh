@@ -8,20 +8,32 @@
 #   pktgen                          host                          counted
 #   [gen0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[sink0]
 #
-# pktgen sends 64-byte UDP frames on gen0 from random source ports, so
-# that every frame has a new skb hash and no mask cache can place it.  A
-# case with N masks has N - 1 flows on masks no frame matches, installed
-# first, and the one flow that carries the frames on the Nth mask, last:
-# the order that costs a datapath walking masks in insertion order the
-# most.  Each measurement loads its module, builds the datapath, lets the
-# traffic run for BENCH_WARMUP seconds (longer than either module's
-# reordering period: ours 1 s, the in-tree one 4 s), then counts what
-# sink0 received over BENCH_SECONDS.  Rounds alternate which module goes
-# first.  Every measurement is a line of $ROAM_SHARED/out/forwarding.jsonl
-# (tests/bench/report.py makes the medians, ratios, table and plots).
+# pktgen sends 64-byte UDP frames on gen0; the cases differ in the flows
+# and in which fields of the frames vary.
+#   masks-N        N masks: N - 1 flows on masks no frame matches,
+#                  installed first, then the one flow that carries the
+#                  frames, on the Nth: the order that costs a datapath
+#                  walking masks in insertion order the most.  Random
+#                  source ports: every frame has a new skb hash, so no
+#                  mask cache can place it.
+#   flows-1000     1,000 flows over 1 mask (exact UDP destination ports);
+#                  the frames cycle through those 1,000 5-tuples.
+#   flows-10k-repeat
+#                  9,984 flows over 64 masks (64 sources x 156 destination
+#                  ports, a mask per source); the frames repeat those
+#                  9,984 5-tuples, so caches can learn them.
+#   flows-10k-new  the same flows; the frames' source ports are random
+#                  too, so nearly every 5-tuple is new and defeats every
+#                  cache, while every frame still has its flow.
+# Each measurement loads its module, builds the datapath, runs the
+# traffic (tests/bench/pktgen.sh's rate), and rounds alternate which
+# module goes first.  Every measurement is a line of
+# $ROAM_SHARED/out/forwarding.jsonl (tests/bench/report.py makes the
+# medians, ratios, table and plots).
 #
 # BENCH_MASKS (masks per case, default "1 4 16 64 256"), BENCH_ROUNDS
-# (default 3), BENCH_WARMUP (5), BENCH_SECONDS (3).
+# (default 3), BENCH_WARMUP (5), BENCH_SECONDS (3); BENCH_FLOW_CASES=0
+# leaves out the flows-* cases.
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
@@ -32,18 +44,13 @@
 
 masks_list=${BENCH_MASKS:-1 4 16 64 256}
 rounds=${BENCH_ROUNDS:-3}
-warmup=${BENCH_WARMUP:-5}
-seconds=${BENCH_SECONDS:-3}
+flow_cases=${BENCH_FLOW_CASES:-1}
 results=$ROAM_SHARED/out/forwarding.jsonl
 
 case_cleanup() {
 	pktgen_cleanup
 	rm -f /tmp/bench.*
 	[ -e /sys/module/openvswitch ] || dp_load "$ROAM_DATAPATH"
-}
-
-rx_sink() {
-	cat /sys/class/net/sink0/statistics/rx_packets
 }
 
 # mask_flows N: N - 1 flows on masks no frame matches, then the flow for
@@ -53,60 +60,83 @@ mask_flows() {
 	printf 'in_port(1),eth(),eth_type(0x0800),ipv4(proto=17,frag=no),udp() 2\n'
 }
 
-# measure DP MASKS ROUND: one measurement, its JSON line appended to
-# $results; fails (saying why) when anything does.
-measure() {
-	local dp=$1 n=$2 round=$3 r0 r1 t0 t1 s0 s1 total
-	local h0 m0 k0 h1 m1 k1
+# grid_flows SOURCES PORTS: a flow to port 2 for each source address
+# 198.51.100.(1 + S) and UDP destination port 6000 + P.  The flows of
+# source S share a mask of their own: besides the address and port, it
+# has the IPv4 TOS bits S << 2, whose value is 0 in every frame.  So
+# SOURCES masks in all, and no flow's key overlaps another's.
+grid_flows() {
+	awk -v sources="$1" -v ports="$2" 'BEGIN {
+		for (s = 0; s < sources; s++)
+			for (p = 0; p < ports; p++)
+				printf "in_port(1),eth(),eth_type(0x0800)," \
+					"ipv4(src=198.51.100.%d,tos=0/%#x,proto=17,frag=no)," \
+					"udp(dst=%d) 2\n", 1 + s, s * 4, 6000 + p
+	}'
+}
+
+# install_flows FLOWS MASKS: dp0 anew with the flows of file FLOWS, which must
+# make MASKS masks.
+install_flows() {
+	local flows total
 
 	fresh_dp p1 p2 || return 1
-	mask_flows "$n" >/tmp/bench.flows
-	[ -z "$(put_flows dp0 </tmp/bench.flows)" ] || return 1
-	total=$(ovs-dpctl show dp0 | sed -n 's/.*masks: .*total:\([0-9]*\).*/\1/p')
-	[ "$total" = "$n" ] || { echo "dp0 has $total masks, not $n"; return 1; }
+	load_flows dp0 <"$1" || return 1
+	flows=$(wc -l <"$1")
+	total=$(dp_flows dp0)
+	[ "$total" = "$flows" ] || { echo "dp0 has ${total:-no} flows, not $flows"; return 1; }
+	total=$(dp_masks dp0)
+	[ "$total" = "$2" ] || { echo "dp0 has ${total:-no} masks, not $2"; return 1; }
+}
 
-	pktgen_start
-	sleep "$warmup"
-	s0=$(dp_lookups dp0) r0=$(rx_sink) t0=$(date +%s%N)
-	sleep "$seconds"
-	s1=$(dp_lookups dp0) r1=$(rx_sink) t1=$(date +%s%N)
-	pktgen_stop
-	ovs-dpctl del-dp dp0
-	if [ -z "$s0" ] || [ -z "$s1" ]; then
-		echo "no lookups or masks line in ovs-dpctl show"
-		return 1
-	fi
-	[ "$r1" -gt "$r0" ] || { echo "sink0 received nothing"; return 1; }
-	read -r h0 m0 k0 <<<"$s0"
-	read -r h1 m1 k1 <<<"$s1"
-	python3 - "$dp" "$n" "$round" "$r0" "$r1" "$t0" "$t1" \
-		"$h0" "$m0" "$k0" "$h1" "$m1" "$k1" >>"$results" <<-'EOF'
-		import json, sys
-		dp, n, rnd, r0, r1, t0, t1, h0, m0, k0, h1, m1, k1 = sys.argv[1:]
-		lookups = int(h1) + int(m1) - int(h0) - int(m0)
-		print(json.dumps({
-		    "case": "masks-%s" % n, "masks": int(n), "datapath": dp,
-		    "round": int(rnd),
-		    "pps": round((int(r1) - int(r0)) * 1e9 / (int(t1) - int(t0))),
-		    "masks_per_packet": round((int(k1) - int(k0)) / lookups, 3)
-		                        if lookups else None}))
-	EOF
+# masks DP N ROUND: case masks-N.
+masks() {
+	mask_flows "$2" >/tmp/bench.flows
+	install_flows /tmp/bench.flows "$2" && pktgen_setup &&
+		rate "$1" "masks-$2" "$2" "$3" >>"$results"
+}
+
+# flows_1000 DP ROUND: case flows-1000.
+flows_1000() {
+	grid_flows 1 1000 >/tmp/bench.flows
+	install_flows /tmp/bench.flows 1 &&
+		pktgen_setup "udp_dst_max 6999" "flag UDPDST_RND" "udp_src_max 1024" &&
+		rate "$1" flows-1000 1 "$2" >>"$results"
+}
+
+# flows_10k DP ROUND: cases flows-10k-repeat and flows-10k-new, on one
+# installation of their flows.
+flows_10k() {
+	local grid=("src_max 198.51.100.64" "flag IPSRC_RND" "udp_dst_max 6155"
+		"flag UDPDST_RND")
+
+	grid_flows 64 156 >/tmp/bench.flows
+	install_flows /tmp/bench.flows 64 &&
+		pktgen_setup "${grid[@]}" "udp_src_max 1024" &&
+		rate "$1" flows-10k-repeat 64 "$2" >>"$results" &&
+		pktgen_setup "${grid[@]}" &&
+		rate "$1" flows-10k-new 64 "$2" >>"$results"
 }
 
 mkdir -p "$ROAM_SHARED/out"
 : >"$results"
 check "veth pairs gen0-p1 and p2-sink0" links
-check "pktgen drives gen0" pktgen_setup
 
-# step DP ROUND: every mask count on the module loaded.
+# step DP ROUND: every case on the module loaded.
 step() {
 	local n
 
 	for n in $masks_list; do
-		check "round $2, $1, $n masks: forwarded" measure "$1" "$n" "$2"
+		check "round $2, $1, $n masks: forwarded" masks "$1" "$n" "$2"
 	done
+	[ "$flow_cases" = 1 ] || return 0
+	check "round $2, $1, 1,000 flows on 1 mask: forwarded" flows_1000 "$1" "$2"
+	check "round $2, $1, 9,984 flows on 64 masks, repeated and new 5-tuples: forwarded" \
+		flows_10k "$1" "$2"
 }
 
 each_round "$rounds" step
-results_done "$results" "$((2 * rounds * $(wc -w <<<"$masks_list")))" \
+cases=$(wc -w <<<"$masks_list")
+[ "$flow_cases" != 1 ] || cases=$((cases + 3))
+results_done "$results" "$((2 * rounds * cases))" \
 	"one result for each datapath, case and round"
