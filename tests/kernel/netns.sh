@@ -122,6 +122,16 @@ dp_lookups() {
 			else exit 1 }'
 }
 
+# dp_masks DP / dp_flows DP: how many masks, how many flows DP has (from
+# ovs-dpctl show's "masks: ... total:T" and "flows: F" lines).
+dp_masks() {
+	ovs-dpctl show "$1" | sed -n 's/^ *masks: .*total:\([0-9]*\).*/\1/p'
+}
+
+dp_flows() {
+	ovs-dpctl show "$1" | sed -n 's/^ *flows: *\([0-9]*\).*/\1/p'
+}
+
 # netmask LEN: the IPv4 netmask of a /LEN prefix.
 netmask() {
 	local m=$((0xffffffff << (32 - $1) & 0xffffffff))
@@ -175,10 +185,19 @@ put_flows() {
 	return "$rc"
 }
 
+# load_flows DP: put stdin's "MATCH ACTIONS" lines into DP; fails, printing
+# why, when any put did.
+load_flows() {
+	local errors
+
+	errors=$(put_flows "$1")
+	[ -z "$errors" ] || { printf '%s\n' "$errors"; return 1; }
+}
+
 # add_flows DP MATCH ACTIONS [MATCH ACTIONS...]: add every flow or fail,
 # printing why.
 add_flows() {
-	local dp=$1 lines='' errors
+	local dp=$1 lines=''
 	shift
 
 	while [ $# -ge 2 ]; do
@@ -188,8 +207,7 @@ add_flows() {
 		lines+="$1 $2"$'\n'
 		shift 2
 	done
-	errors=$(printf '%s' "$lines" | put_flows "$dp")
-	[ -z "$errors" ] || { printf '%s\n' "$errors"; return 1; }
+	printf '%s' "$lines" | load_flows "$dp"
 }
 
 # has_neigh N IP MAC: nsN resolved IP to MAC.

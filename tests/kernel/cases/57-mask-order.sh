@@ -103,8 +103,7 @@ udp='in_port(1),eth(),eth_type(0x0800),ipv4(proto=17,frag=no),udp()'
 	printf '%s 2\n' "$udp"
 } >/tmp/order.flows
 check_output "64 flows put in that order" "" put_flows dp0 </tmp/order.flows
-check_output "on 64 masks" "64" \
-	eval "ovs-dpctl show dp0 | sed -n 's/.*masks: .*total:\([0-9]*\).*/\1/p'"
+check_output "on 64 masks" "64" dp_masks dp0
 ns2_before=$(rx 2)
 check "ns1 sends 300 frames, random source ports" frames 1 300
 # batch: ns1 sends 300 more after a pause longer than either module's
