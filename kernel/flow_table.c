@@ -11,6 +11,7 @@
 #include <linux/if_vlan.h>
 #include <linux/jhash.h>
 #include <linux/log2.h>
+#include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -70,9 +71,19 @@ struct rsw_mask_cache {
 struct match_arg {
 	const struct rsw_flow_mask *mask;
 	const struct rsw_flow_key *key;		/* already masked */
+	u32 hash;				/* range_hash(key, mask) */
 };
 
 static struct kmem_cache *flow_cache;
+
+/*
+ * Seeds every flow's range hash, chosen once per module load.  The hash is
+ * kept in the flow, so it must outlive the rhashtable's own seed, which
+ * changes at every resize; the table mixes its seed in on top.  Secret all
+ * the same: the keys come from packets, and predictable hashes would let
+ * traffic build long chains.
+ */
+static u32 match_seed __read_mostly;
 
 /* Count a lookup @mask answered; any context, no lock. */
 static void mask_hit(struct rsw_flow_mask *mask)
@@ -81,12 +92,12 @@ static void mask_hit(struct rsw_flow_mask *mask)
 }
 
 static u32 range_hash(const struct rsw_flow_key *key,
-		      const struct rsw_flow_mask *mask, u32 seed)
+		      const struct rsw_flow_mask *mask)
 {
 	const u32 *words = (const u32 *)((const u8 *)key + mask->start);
 
 	return jhash2(words, (mask->end - mask->start) / sizeof(u32),
-		      seed ^ hash32_ptr(mask));
+		      match_seed ^ hash32_ptr(mask));
 }
 
 static bool range_equal(const struct rsw_flow_key *a,
@@ -106,14 +117,14 @@ static u32 match_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct match_arg *arg = data;
 
-	return range_hash(arg->key, arg->mask, seed);
+	return arg->hash ^ seed;
 }
 
 static u32 match_obj_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct rsw_flow *flow = data;
 
-	return range_hash(&flow->key, flow->mask, seed);
+	return flow->hash ^ seed;
 }
 
 static int match_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
@@ -121,7 +132,11 @@ static int match_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
 	const struct rsw_flow *flow = obj;
 	const struct match_arg *arg = cmp->key;
 
-	return flow->mask != arg->mask ||
+	/* The hash and mask share the flow's first cache line with the
+	 * chain link: a flow of another mask, the usual case when a packet
+	 * tries a mask it does not match, costs no other line.
+	 */
+	return flow->hash != arg->hash || flow->mask != arg->mask ||
 	       !range_equal(&flow->key, arg->key, arg->mask->start,
 			    arg->mask->end);
 }
@@ -220,6 +235,7 @@ static struct rsw_flow *masked_lookup(struct rsw_flow_table *table,
 	struct match_arg arg = { .mask = mask, .key = &masked };
 
 	mask_key_range(&masked, key, mask);
+	arg.hash = range_hash(&masked, mask);
 	return rhashtable_lookup(&table->flows, &arg, match_params);
 }
 
@@ -652,7 +668,9 @@ void rsw_flow_table_stop(struct rsw_flow_table *table)
  */
 static void *insert_match(struct rsw_flow_table *table, struct rsw_flow *flow)
 {
-	struct match_arg arg = { .mask = flow->mask, .key = &flow->key };
+	struct match_arg arg = {
+		.mask = flow->mask, .key = &flow->key, .hash = flow->hash
+	};
 
 	if (rsw_should_fail(RSW_FAULT_FLOW_INSERT)) {
 		msleep(FORCED_FAILURE_MS);
@@ -684,6 +702,7 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 		return PTR_ERR(m);
 	flow->mask = m;
 	rsw_flow_key_mask(&flow->key, &flow->unmasked, &m->key);
+	flow->hash = range_hash(&flow->key, m);
 
 	err = xa_alloc(&table->all, &flow->dump_index, NULL, xa_limit_31b,
 		       GFP_KERNEL);
@@ -1046,6 +1065,7 @@ void rsw_flow_stats_clear(struct rsw_flow *flow)
 
 int rsw_flow_table_module_init(void)
 {
+	match_seed = get_random_u32();
 	flow_cache = KMEM_CACHE(rsw_flow, 0);
 	return flow_cache ? 0 : -ENOMEM;
 }

@@ -42,9 +42,10 @@ struct rsw_mask_cache_entry {
  * same one and freed after a grace period once the last flow is gone.
  */
 struct rsw_flow_mask {
-	struct rsw_flow_key key;
+	/* Ahead of @key: a probe reads them with the key's first words. */
 	u16 start;
 	u16 end;
+	struct rsw_flow_key key;
 	/* Flows using this mask; only changed under rsw_mutex, which
 	 * mask_get() and mask_put() assert.
 	 */
@@ -74,18 +75,23 @@ struct rsw_flow_stats {
 struct rsw_flow_actions;
 
 struct rsw_flow {
+	/*
+	 * What a lookup reads of every flow on its hash chain comes first,
+	 * in one cache line: the link, the mask and the hash.
+	 */
 	struct rhash_head match_node;	/* in table->flows */
+	/*
+	 * @mask and @hash are set by rsw_flow_table_insert() under
+	 * rsw_mutex before any reader can reach the flow and never changed
+	 * after, failed insert or not: readers follow @mask without RCU
+	 * annotation.  The mask outlives every reader of the flow (it is
+	 * freed a grace period after its last flow is unpublished).
+	 */
+	struct rsw_flow_mask *mask;
+	u32 hash;			/* @key's range under @mask, hashed */
 	struct rhash_head ufid_node;	/* in table->ufids, if @id.len */
 	struct rsw_flow_key key;	/* masked key: key & mask->key */
 	struct rsw_flow_key unmasked;	/* the key as userspace gave it */
-	/*
-	 * Set by rsw_flow_table_insert() under rsw_mutex before any reader
-	 * can reach the flow and never changed after, failed insert or not:
-	 * readers follow it without RCU annotation.  The mask outlives
-	 * every reader of the flow (it is freed a grace period after its
-	 * last flow is unpublished).
-	 */
-	struct rsw_flow_mask *mask;
 	struct rsw_flow_id id;
 	struct rsw_flow_actions __rcu *acts;
 	struct rsw_flow_stats __percpu *stats;
