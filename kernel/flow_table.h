@@ -141,10 +141,12 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table);
  * rsw_flow_table_lookup - the packet path's lookup, under RCU
  * @table: the datapath's table
  * @key: the packet's full key
- * @skb_hash: the packet's hash, for the per-CPU mask cache; 0 skips the
- *	      cache, and only then may the caller have bottom halves enabled
- * @n_mask_hit: incremented by the number of masks tried
- * @n_cache_hit: incremented when the mask cache answered
+ * @skb_hash: the packet's hash, for the per-CPU flow and mask caches; 0
+ *	      skips them, and only then may the caller have bottom halves
+ *	      enabled
+ * @n_mask_hit: incremented by the number of masks tried (a flow cache hit
+ *		counts one)
+ * @n_cache_hit: incremented when the flow or the mask cache answered
  *
  * Cost is bounded by the number of mask slots: one past the highest slot
  * in use, holes left by removed masks costing a NULL test each until a new
