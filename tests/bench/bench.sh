@@ -53,7 +53,7 @@ if [ "$short" -eq 1 ]; then
 	envs=(--env "BENCH_MASKS=1 64" --env BENCH_ROUNDS=1
 		--env BENCH_WARMUP=2 --env BENCH_SECONDS=1
 		--env BENCH_FLOWS=10000 --env BENCH_CONTROL_FLOWS=10000)
-	timeout=600
+	timeout=900
 fi
 step "benchmark: ours against the in-tree module, results in $out"
 rc=0
