@@ -158,10 +158,12 @@ check_output "the next frame is a miss" "0 0 1" one_frame
 # Eight flows on a new mask: it may take the deleted mask's slot (the mask
 # cache's entry), and the flows take every index freed so far, the one
 # ours' flow cache holds for this frame among them.
-check "eight flows on a new mask, which ns1 never matches, to p2" add_flows dp0 \
-	$(for i in 1 2 3 4 5 6 7 8; do
-		echo "in_port(1),eth(),eth_type(0x0800),ipv4(src=203.0.113.$i) 2"
-	done)
+eight=()
+for i in 1 2 3 4 5 6 7 8; do
+	eight+=("in_port(1),eth(),eth_type(0x0800),ipv4(src=203.0.113.$i)" 2)
+done
+check "eight flows on a new mask, which ns1 never matches, to p2" \
+	add_flows dp0 "${eight[@]}"
 check_output "the next frame is still a miss" "0 0 1" one_frame
 check "the UDP flow back, to p2" add_flows dp0 "$udp" 2
 check_output "the next frame reaches ns2" "1 0 0" one_frame
