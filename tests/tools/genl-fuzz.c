@@ -27,6 +27,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/openvswitch.h>
@@ -442,6 +443,36 @@ static int fz_dp(struct nl_sock *sk, int cmd)
 	return transact(sk, &families[0], cmd, 0, buf, len);
 }
 
+static int usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "%s: %s\n", prog, why);
+	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all]\n",
+		prog);
+	return 2;
+}
+
+/* Parse @s as a whole number up to @max into *@v; 0 on success. */
+static int number(const char *s, unsigned long long max,
+		  unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-' || *v > max;
+}
+
+static struct family *family_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_FAMILIES; i++)
+		if (!strcmp(families[i].name, name))
+			return &families[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -454,6 +485,7 @@ int main(int argc, char **argv)
 	const char *only = "all", *frames = NULL;
 	unsigned long long seed = time(NULL);
 	unsigned int count = 1000, i, unanswered = 0;
+	unsigned long long n;
 	struct timeval tv = { .tv_sec = 5 };
 	struct nl_sock *sk;
 	int opt, err;
@@ -461,23 +493,28 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			seed = strtoull(optarg, NULL, 0);
+			if (number(optarg, ULLONG_MAX, &seed))
+				return usage("--seed wants a number");
 			break;
 		case 'n':
-			count = strtoul(optarg, NULL, 0);
+			if (number(optarg, 10000000, &n) || !n)
+				return usage("--count wants a number from 1 to 10000000");
+			count = n;
 			break;
 		case 'f':
 			only = optarg;
+			if (strcmp(only, "all") && !family_named(only))
+				return usage("--family wants datapath, vport, flow, packet or all");
 			break;
 		case 'F':
 			frames = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all]\n",
-				prog);
-			return 2;
+			return usage(NULL);
 		}
 	}
+	if (optind != argc)
+		return usage("no arguments but options");
 	rng_state = seed ? seed : 1;
 	printf("seed %llu\n", seed);
 	fflush(stdout);
