@@ -136,11 +136,30 @@ static void seed_vport(struct nl_msg *msg, int cmd)
 	}
 }
 
+/* An exact mask for put_key()'s key: every bit of every field it has. */
+static void put_mask(struct nl_msg *msg)
+{
+	struct ovs_key_ethernet eth;
+	struct ovs_key_ipv4 ip;
+	struct ovs_key_udp udp;
+	struct nlattr *nest = nla_nest_start(msg, OVS_FLOW_ATTR_MASK);
+
+	memset(&eth, 0xff, sizeof(eth));
+	memset(&ip, 0xff, sizeof(ip));
+	memset(&udp, 0xff, sizeof(udp));
+	nla_put_u32(msg, OVS_KEY_ATTR_IN_PORT, 0xffffffff);
+	nla_put(msg, OVS_KEY_ATTR_ETHERNET, sizeof(eth), &eth);
+	nla_put_u16(msg, OVS_KEY_ATTR_ETHERTYPE, 0xffff);
+	nla_put(msg, OVS_KEY_ATTR_IPV4, sizeof(ip), &ip);
+	nla_put(msg, OVS_KEY_ATTR_UDP, sizeof(udp), &udp);
+	nla_nest_end(msg, nest);
+}
+
 static void seed_flow(struct nl_msg *msg, int cmd)
 {
 	put_key(msg, OVS_FLOW_ATTR_KEY);
 	if (cmd == OVS_FLOW_CMD_NEW || cmd == OVS_FLOW_CMD_SET) {
-		put_key(msg, OVS_FLOW_ATTR_MASK);
+		put_mask(msg);
 		put_actions(msg);
 	}
 }
