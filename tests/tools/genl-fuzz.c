@@ -352,8 +352,11 @@ static int transact(struct nl_sock *sk, struct family *f, int cmd, int flags,
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &answer);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, &answer);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, &answer);
+	/* nl_recvmsgs_report() gives 0 or an error when SO_RCVTIMEO ran
+	 * out with nothing read: no answer.
+	 */
 	while (answer == -1)
-		if (nl_recvmsgs(sk, cb) < 0 && answer == -1)
+		if (nl_recvmsgs_report(sk, cb) <= 0 && answer == -1)
 			break;
 	nl_cb_put(cb);
 	return answer;
