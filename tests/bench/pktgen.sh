@@ -86,24 +86,21 @@ pktgen_cleanup() {
 # in-tree (dp0, whose lookup counters give masks_per_packet), bridge or
 # flower.  Fails, saying why on stdout, when sink0 got nothing.
 rate() {
-	local dp=$1 r0 r1 t0 t1 s0='' s1=''
+	local module=0 r0 r1 t0 t1 s0='' s1=''
 
+	case $1 in ours | in-tree) module=1 ;; esac
 	pktgen_start
 	sleep "${BENCH_WARMUP:-5}"
-	case $dp in ours | in-tree) s0=$(dp_lookups dp0) ;; esac
+	[ "$module" = 0 ] || s0=$(dp_lookups dp0)
 	r0=$(rx_sink) t0=$(date +%s%N)
 	sleep "${BENCH_SECONDS:-3}"
-	case $dp in ours | in-tree) s1=$(dp_lookups dp0) ;; esac
+	[ "$module" = 0 ] || s1=$(dp_lookups dp0)
 	r1=$(rx_sink) t1=$(date +%s%N)
 	pktgen_stop
-	case $dp in
-	ours | in-tree)
-		if [ -z "$s0" ] || [ -z "$s1" ]; then
-			echo "no lookups or masks line in ovs-dpctl show"
-			return 1
-		fi
-		;;
-	esac
+	if [ "$module" = 1 ] && { [ -z "$s0" ] || [ -z "$s1" ]; }; then
+		echo "no lookups or masks line in ovs-dpctl show"
+		return 1
+	fi
 	[ "$r1" -gt "$r0" ] || { echo "sink0 received nothing"; return 1; }
 	python3 - "$@" "$r0" "$r1" "$t0" "$t1" "$s0" "$s1" <<-'EOT'
 		import json, sys

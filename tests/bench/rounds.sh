@@ -7,8 +7,9 @@
 # each_round ROUNDS STEP [SWITCH...]: for each of ROUNDS rounds, each
 # SWITCH in turn (default: ours and in-tree, the two modules), then STEP
 # SWITCH ROUND, which makes its own points.  A module is loaded before its
-# turn; bridge and flower (the Linux bridge, tc flower) need nothing
-# loaded.  Each round starts one switch later in the list than the one
+# turn, the datapath a step left behind deleted first (it would keep the
+# last module from unloading); bridge and flower (the Linux bridge, tc
+# flower) need nothing loaded.  Each round starts one switch later in the list than the one
 # before, so that none always runs on a warmer or cooler host.
 each_round() {
 	local rounds=$1 step=$2 round i sw
@@ -20,6 +21,7 @@ each_round() {
 			sw=${switches[(round - 1 + i) % ${#switches[@]}]}
 			case $sw in
 			ours | in-tree)
+				ovs-dpctl del-dp dp0 2>/dev/null
 				check "round $round: load $sw" dp_load "$sw" || continue
 				;;
 			esac
