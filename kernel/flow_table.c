@@ -291,7 +291,11 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 	return NULL;
 }
 
-/* Whether @key, under @flow's mask, is @flow's key. */
+/*
+ * Whether @key, under @flow's mask, is @flow's key: mask_key_range() and
+ * range_equal() in one pass, without the stack copy (a flow cache hit
+ * needs no masked key for hashing).
+ */
 static bool flow_matches(const struct rsw_flow *flow,
 			 const struct rsw_flow_key *key)
 {
