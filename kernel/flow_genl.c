@@ -478,7 +478,6 @@ struct flow_name {
 static int parse_flow_name(struct genl_info *info, struct flow_name *name)
 {
 	struct nlattr **a = info->attrs;
-	struct rsw_flow_key mask;
 	int err;
 
 	name->log = !a[OVS_FLOW_ATTR_PROBE];
@@ -491,7 +490,7 @@ static int parse_flow_name(struct genl_info *info, struct flow_name *name)
 	if (!a[OVS_FLOW_ATTR_KEY])
 		return 0;
 	return rsw_key_from_nlattrs(a[OVS_FLOW_ATTR_KEY], NULL, &name->key,
-				    &mask, name->log);
+				    NULL, name->log);
 }
 
 static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)

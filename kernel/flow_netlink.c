@@ -592,7 +592,10 @@ static int attrs_to_key(const struct attrs *s, struct rsw_flow_key *out,
 /*
  * The attributes a key's fields require, and those a mask may name: a mask
  * may name only what its key does, and an L3 or L4 attribute only when the
- * protocol below it is matched exactly.  0 or -EINVAL.
+ * protocol below it is matched exactly.  Without a @mask (a key that only
+ * names a flow) the requirements alone are checked: a key may then carry
+ * attributes its protocols do not explain, as the in-tree module allows.
+ * 0 or -EINVAL.
  */
 static int mask_fits_key(const struct rsw_flow_key *key,
 			 const struct rsw_flow_key *mask, u64 key_seen,
@@ -606,8 +609,8 @@ static int mask_fits_key(const struct rsw_flow_key *key,
 		BIT_ULL(OVS_KEY_ATTR_MPLS) | BIT_ULL(OVS_KEY_ATTR_NSH) |
 		BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4) |
 		BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6);
-	bool type_exact = mask->eth_type == htons(0xffff);
-	bool proto_exact = mask->ip_proto == 0xff;
+	bool type_exact = mask && mask->eth_type == htons(0xffff);
+	bool proto_exact = mask && mask->ip_proto == 0xff;
 	u64 need = 0, l3 = 0, l4 = 0;
 	u64 allowed;
 
@@ -662,7 +665,7 @@ static int mask_fits_key(const struct rsw_flow_key *key,
 	    (key->tp_src == htons(NDISC_NEIGHBOUR_SOLICITATION) ||
 	     key->tp_src == htons(NDISC_NEIGHBOUR_ADVERTISEMENT))) {
 		need |= BIT_ULL(OVS_KEY_ATTR_ND);
-		if (mask->tp_src == htons(0xff))
+		if (mask && mask->tp_src == htons(0xff))
 			allowed |= BIT_ULL(OVS_KEY_ATTR_ND);
 	}
 
@@ -686,7 +689,6 @@ int rsw_key_from_nlattrs(const struct nlattr *key_attr,
 	int err;
 
 	memset(key, 0, sizeof(*key));
-	memset(mask, 0, sizeof(*mask));
 
 	err = gather_attrs(&k, key_attr, log);
 	if (!err)
@@ -695,6 +697,9 @@ int rsw_key_from_nlattrs(const struct nlattr *key_attr,
 		err = attrs_to_key(&k, key, log);
 	if (err)
 		return err;
+	if (!mask)
+		return mask_fits_key(key, NULL, k.seen, 0, log);
+	memset(mask, 0, sizeof(*mask));
 
 	/* Without a mask every field the key names is matched exactly. */
 	m.ones = !mask_attr;

@@ -16,13 +16,17 @@
  * @mask_attr: OVS_FLOW_ATTR_MASK, or NULL for an exact match on every
  *	       field @key_attr names
  * @key: out, the key; fields not named are zero
- * @mask: out, the mask, shaped like a key
+ * @mask: out, the mask, shaped like a key; NULL for a key that only
+ *	  names a flow to get or delete (then @mask_attr must be NULL)
  * @log: log why a request was refused (rate-limited)
  *
  * Enforces the ABI's rules: attribute lengths, nesting of ENCAP under a
  * VLAN, prerequisites (an L4 field needs its L3 protocol, and so on), a
  * mask never wider than its key, and an all-zero tunnel mask accepted
- * while any tunnel match is refused.  Attributes for features this
+ * while any tunnel match is refused.  A key without @mask is held to the
+ * prerequisites only: the in-tree module looks such a key up even when
+ * it names more than its protocols explain (an IPv4 attribute under
+ * another EtherType), and answers ENOENT.  Attributes for features this
  * datapath lacks (conntrack, MPLS, NSH, ...) get -EINVAL, the answer
  * ovs-vswitchd's probes read as "not supported".
  */
