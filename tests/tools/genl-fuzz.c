@@ -4,7 +4,8 @@
  * families and of the frames that reach a port.
  *
  *   genl-fuzz [--seed S] [--count N] [--frames IFNAME]
- *             [--family datapath|vport|flow|packet|all]
+ *             [--family datapath|vport|flow|packet|all] [--answers FILE]
+ *   genl-fuzz --send FAMILY:CMD --dp DP [--port PORT]
  *
  * It makes a datapath of its own, "fzdp", and starts every request from a
  * valid one for a command of a family (a datapath, an internal vport, a
@@ -17,12 +18,27 @@
  * frames (VLAN stacks, IPv4, IPv6, ARP, cut short or bit-flipped) out of
  * IFNAME, with AF_PACKET.
  *
+ * --answers FILE writes every request's answer, a line each, "FAMILY N
+ * CMD FLAGS ANSWER ATTRS" (an errno's name, OK, or none when no answer
+ * came; the attributes in hex): the same seed on two modules, line
+ * against line.
+ *
  * The same seed gives the same requests and frames (default: the time,
  * printed first so that a run can be repeated).  Prints one line per
- * family, "family F: N requests, A accepted, E errors, U unanswered", and
+ * family, "family F: N requests, A accepted, E errors, U unanswered
+ * (EINVAL 700, ...)", the three commonest errors in brackets, and
  * exits 1 when a request went unanswered or the setup failed.  fzdp and
  * what the requests made in it are deleted at the end; other datapaths
  * are never named, so their traffic keeps flowing.
+ *
+ * --send sends one valid request, unmutated, to the existing datapath DP
+ * (and its port PORT, default "fzport"), for the privilege checks: the
+ * commands that ovs-dpctl never sends.  FAMILY:CMD is one of
+ * datapath:new, datapath:get, datapath:set, vport:new, vport:get,
+ * vport:set, vport:del, flow:new, flow:get, flow:set, flow:del and
+ * packet:execute.  Prints "FAMILY:CMD: accepted" and exits 0, or says
+ * the error (or that no answer came) on stderr and exits 1; 2 on bad
+ * options.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +63,7 @@
 #define FZ_DP "fzdp"
 #define MAX_MSG 4096
 #define MAX_ATTRS 256
+#define MAX_ERRNO 255
 
 static const char *prog = "genl-fuzz";
 
@@ -75,9 +92,13 @@ struct family {
 	void (*seed)(struct nl_msg *msg, int cmd);
 	const int *cmds;	/* the commands to start from, 0-terminated */
 	unsigned int requests, accepted, errors, unanswered;
+	unsigned int by_errno[MAX_ERRNO + 1];	/* the errors, by errno */
 };
 
 static int fz_ifindex;
+/* What the seeds name: fzdp and its port, or --send's --dp and --port. */
+static const char *target_dp = FZ_DP;
+static const char *target_port = "fzport";
 
 static void put_key(struct nl_msg *msg, int type)
 {
@@ -102,13 +123,13 @@ static void put_key(struct nl_msg *msg, int type)
 	nla_nest_end(msg, nest);
 }
 
-static void put_actions(struct nl_msg *msg)
+static void put_actions(struct nl_msg *msg, int type)
 {
 	struct ovs_action_push_vlan vlan = {
 		.vlan_tpid = htons(ETH_P_8021Q),
 		.vlan_tci = htons(0x1000 | 10),
 	};
-	struct nlattr *nest = nla_nest_start(msg, OVS_FLOW_ATTR_ACTIONS);
+	struct nlattr *nest = nla_nest_start(msg, type);
 
 	nla_put(msg, OVS_ACTION_ATTR_PUSH_VLAN, sizeof(vlan), &vlan);
 	nla_put_u32(msg, OVS_ACTION_ATTR_OUTPUT, 0);
@@ -118,7 +139,7 @@ static void put_actions(struct nl_msg *msg)
 
 static void seed_datapath(struct nl_msg *msg, int cmd)
 {
-	nla_put_string(msg, OVS_DP_ATTR_NAME, FZ_DP);
+	nla_put_string(msg, OVS_DP_ATTR_NAME, target_dp);
 	if (cmd == OVS_DP_CMD_NEW || cmd == OVS_DP_CMD_SET) {
 		nla_put_u32(msg, OVS_DP_ATTR_UPCALL_PID, 0);
 		nla_put_u32(msg, OVS_DP_ATTR_USER_FEATURES,
@@ -129,7 +150,7 @@ static void seed_datapath(struct nl_msg *msg, int cmd)
 
 static void seed_vport(struct nl_msg *msg, int cmd)
 {
-	nla_put_string(msg, OVS_VPORT_ATTR_NAME, "fzport");
+	nla_put_string(msg, OVS_VPORT_ATTR_NAME, target_port);
 	if (cmd == OVS_VPORT_CMD_NEW) {
 		nla_put_u32(msg, OVS_VPORT_ATTR_TYPE, OVS_VPORT_TYPE_INTERNAL);
 		nla_put_u32(msg, OVS_VPORT_ATTR_UPCALL_PID, 0);
@@ -160,7 +181,7 @@ static void seed_flow(struct nl_msg *msg, int cmd)
 	put_key(msg, OVS_FLOW_ATTR_KEY);
 	if (cmd == OVS_FLOW_CMD_NEW || cmd == OVS_FLOW_CMD_SET) {
 		put_mask(msg);
-		put_actions(msg);
+		put_actions(msg, OVS_FLOW_ATTR_ACTIONS);
 	}
 }
 
@@ -176,7 +197,7 @@ static void seed_packet(struct nl_msg *msg, int cmd)
 	(void)cmd;
 	nla_put(msg, OVS_PACKET_ATTR_PACKET, sizeof(frame_udp), frame_udp);
 	put_key(msg, OVS_PACKET_ATTR_KEY);
-	put_actions(msg);
+	put_actions(msg, OVS_PACKET_ATTR_ACTIONS);
 }
 
 static const int dp_cmds[] = { OVS_DP_CMD_NEW, OVS_DP_CMD_GET,
@@ -379,8 +400,27 @@ static size_t seed_attrs(struct family *f, int cmd, uint8_t *buf)
 	return len;
 }
 
+static void write_answer(FILE *answers, const struct family *f,
+			 unsigned int i, int cmd, int flags, int answer,
+			 const uint8_t *buf, size_t len)
+{
+	size_t j;
+
+	fprintf(answers, "%s %u %d %#x %s ", f->name, i, cmd, flags,
+		!answer ? "OK" : answer < 0 ? "none" :
+		strerrorname_np(answer) ?: "other");
+	for (j = 0; j < len; j++)
+		fprintf(answers, "%02x", buf[j]);
+	fputc('\n', answers);
+}
+
+/*
+ * Fuzz @f with @count requests; with @answers, write a line per request
+ * there: "FAMILY N CMD FLAGS ANSWER ATTRS", ANSWER an errno name, OK or
+ * none, ATTRS the request's attributes in hex.
+ */
 static void fuzz_family(struct nl_sock *sk, struct family *f,
-			unsigned int count)
+			unsigned int count, FILE *answers)
 {
 	uint8_t buf[MAX_MSG];
 	unsigned int i, m, n_cmds = 0;
@@ -400,13 +440,36 @@ static void fuzz_family(struct nl_sock *sk, struct family *f,
 		if (!below(4))
 			flags |= NLM_F_CREATE | (below(2) ? NLM_F_EXCL : 0);
 		answer = transact(sk, f, cmd, flags, buf, len);
+		if (answers)
+			write_answer(answers, f, i, cmd, flags, answer, buf,
+				     len);
 		f->requests++;
 		if (answer < 0)
 			f->unanswered++;
-		else if (answer)
+		else if (answer) {
+			f->by_errno[answer > MAX_ERRNO ? 0 : answer]++;
 			f->errors++;
-		else
+		} else
 			f->accepted++;
+	}
+}
+
+/* The three commonest errors of @f, as "EINVAL 700, ENOENT 200". */
+static void print_errnos(const struct family *f)
+{
+	unsigned int seen[MAX_ERRNO + 1], i, k, best;
+
+	memcpy(seen, f->by_errno, sizeof(seen));
+	for (k = 0; k < 3; k++) {
+		best = 0;
+		for (i = 1; i <= MAX_ERRNO; i++)
+			if (seen[i] > seen[best])
+				best = i;
+		if (!seen[best])
+			break;
+		printf("%s%s %u", k ? ", " : "",
+		       best ? strerrorname_np(best) : "other", seen[best]);
+		seen[best] = 0;
 	}
 }
 
@@ -465,12 +528,63 @@ static int fz_dp(struct nl_sock *sk, int cmd)
 	return transact(sk, &families[0], cmd, 0, buf, len);
 }
 
+/* --send's requests: a family (its index in families[]) and a command. */
+static const struct {
+	const char *name;
+	unsigned int family;
+	int cmd;
+} sends[] = {
+	{ "datapath:new", 0, OVS_DP_CMD_NEW },
+	{ "datapath:get", 0, OVS_DP_CMD_GET },
+	{ "datapath:set", 0, OVS_DP_CMD_SET },
+	{ "vport:new", 1, OVS_VPORT_CMD_NEW },
+	{ "vport:get", 1, OVS_VPORT_CMD_GET },
+	{ "vport:set", 1, OVS_VPORT_CMD_SET },
+	{ "vport:del", 1, OVS_VPORT_CMD_DEL },
+	{ "flow:new", 2, OVS_FLOW_CMD_NEW },
+	{ "flow:get", 2, OVS_FLOW_CMD_GET },
+	{ "flow:set", 2, OVS_FLOW_CMD_SET },
+	{ "flow:del", 2, OVS_FLOW_CMD_DEL },
+	{ "packet:execute", 3, OVS_PACKET_CMD_EXECUTE },
+};
+
+static int send_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sends) / sizeof(sends[0]); i++)
+		if (!strcmp(sends[i].name, name))
+			return i;
+	return -1;
+}
+
+/* --send: one valid request of sends[@which] to target_dp. */
+static int send_one(struct nl_sock *sk, int which)
+{
+	struct family *f = &families[sends[which].family];
+	uint8_t buf[MAX_MSG];
+	size_t len;
+	int answer;
+
+	fz_ifindex = if_nametoindex(target_dp);
+	len = seed_attrs(f, sends[which].cmd, buf);
+	answer = transact(sk, f, sends[which].cmd, 0, buf, len);
+	if (!answer) {
+		printf("%s: accepted\n", sends[which].name);
+		return 0;
+	}
+	fprintf(stderr, "%s: %s: %s\n", prog, sends[which].name,
+		answer > 0 ? strerror(answer) : "no answer");
+	return 1;
+}
+
 static int usage(const char *why)
 {
 	if (why)
 		fprintf(stderr, "%s: %s\n", prog, why);
-	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all]\n",
-		prog);
+	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all] [--answers FILE]\n"
+		"       %s --send FAMILY:CMD --dp DP [--port PORT]\n",
+		prog, prog);
 	return 2;
 }
 
@@ -502,9 +616,15 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "family", required_argument, NULL, 'f' },
 		{ "frames", required_argument, NULL, 'F' },
+		{ "send", required_argument, NULL, 'S' },
+		{ "dp", required_argument, NULL, 'd' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "answers", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *only = "all", *frames = NULL;
+	const char *only = "all", *frames = NULL, *dp = NULL;
+	int send = -1;
+	FILE *answers = NULL;
 	unsigned long long seed = time(NULL);
 	unsigned int count = 1000, i, unanswered = 0;
 	unsigned long long n;
@@ -531,15 +651,41 @@ int main(int argc, char **argv)
 		case 'F':
 			frames = optarg;
 			break;
+		case 'S':
+			send = send_named(optarg);
+			if (send < 0)
+				return usage("--send wants FAMILY:CMD, as in vport:set");
+			break;
+		case 'd':
+			dp = optarg;
+			break;
+		case 'p':
+			target_port = optarg;
+			break;
+		case 'a':
+			answers = fopen(optarg, "w");
+			if (!answers) {
+				perror(optarg);
+				return 2;
+			}
+			break;
 		default:
 			return usage(NULL);
 		}
 	}
 	if (optind != argc)
 		return usage("no arguments but options");
+	if ((send < 0) != !dp)
+		return usage("--send and --dp go together");
+	if (send >= 0 && (frames || strcmp(only, "all")))
+		return usage("--send fuzzes nothing: no --frames or --family");
+	if (dp)
+		target_dp = dp;
 	rng_state = seed ? seed : 1;
-	printf("seed %llu\n", seed);
-	fflush(stdout);
+	if (send < 0) {
+		printf("seed %llu\n", seed);
+		fflush(stdout);
+	}
 
 	sk = nl_socket_alloc();
 	if (!sk || genl_connect(sk)) {
@@ -558,6 +704,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (send >= 0) {
+		err = send_one(sk, send);
+		nl_socket_free(sk);
+		return err;
+	}
 	fz_dp(sk, OVS_DP_CMD_DEL);	/* a leftover of an earlier run */
 	err = fz_dp(sk, OVS_DP_CMD_NEW);
 	fz_ifindex = if_nametoindex(FZ_DP);
@@ -572,15 +723,24 @@ int main(int argc, char **argv)
 
 		if (strcmp(only, "all") && strcmp(only, f->name))
 			continue;
-		fuzz_family(sk, f, count);
-		printf("family %s: %u requests, %u accepted, %u errors, %u unanswered\n",
+		fuzz_family(sk, f, count, answers);
+		printf("family %s: %u requests, %u accepted, %u errors, %u unanswered (",
 		       f->name, f->requests, f->accepted, f->errors,
 		       f->unanswered);
+		print_errnos(f);
+		printf(")\n");
 		fflush(stdout);
 		unanswered += f->unanswered;
-		/* a fuzzed request may have deleted it: make it again */
-		if (!if_nametoindex(FZ_DP) && fz_dp(sk, OVS_DP_CMD_NEW) == 0)
-			fz_ifindex = if_nametoindex(FZ_DP);
+		/* A fuzzed request may have deleted it (make it again), or
+		 * deleted it and made it anew under another ifindex.
+		 */
+		if (!if_nametoindex(FZ_DP))
+			fz_dp(sk, OVS_DP_CMD_NEW);
+		fz_ifindex = if_nametoindex(FZ_DP);
+	}
+	if (answers && fclose(answers)) {
+		perror("--answers");
+		return 1;
 	}
 	if (frames && fuzz_frames(frames, count))
 		return 1;
