@@ -56,17 +56,21 @@ pktgen_stop() {
 	pg_pid=
 }
 
-# links: gen0-p1 and p2-sink0, up, without IPv6 (nothing but pktgen's
-# frames crosses the datapath).
-links() {
+# veth_up A B: a veth pair A-B, both ends up, without IPv6 (nothing but
+# pktgen's frames crosses the datapath).
+veth_up() {
 	local d
 
-	ip link add gen0 type veth peer name p1 &&
-		ip link add p2 type veth peer name sink0 || return 1
-	for d in gen0 p1 p2 sink0; do
+	ip link add "$1" type veth peer name "$2" || return 1
+	for d in "$1" "$2"; do
 		sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" &&
 			ip link set "$d" up || return 1
 	done
+}
+
+# links: gen0-p1 and p2-sink0.
+links() {
+	veth_up gen0 p1 && veth_up p2 sink0
 }
 
 # pktgen_cleanup: traffic stopped, dp0 and the veths gone.

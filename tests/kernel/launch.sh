@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# launch.sh [--suite kernel|ovs|ovs-kmod|vif|migration] [--pass ours|in-tree]...
+# launch.sh [--suite kernel|ovs|ovs-kmod|vif|migration|bench|hardening]
+#           [--pass ours|in-tree]...
 #           [--tool FILE]... [--env KEY=VALUE]... [vm-run OPTIONS...]
 #           [-- CASE...]: run a suite (or its CASEs: 20-foo or
 #           cases/20-foo.sh) in one test host.
@@ -22,7 +23,8 @@
 # (two hosts: --hosts 2) all of those, and the vif suite's vif.sh and
 # firstrow.py.  The ovs-kmod suite gets Open vSwitch's
 # kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
-# --share ovs-kmod=TREE, not copied into the job.
+# --share ovs-kmod=TREE, not copied into the job.  The hardening suite's
+# stress case drives the bench suite's pktgen.sh.
 set -euo pipefail
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -95,6 +97,9 @@ if [ "$suite" = vif ] || [ "$suite" = migration ]; then
 fi
 if [ "$suite" = migration ]; then
 	cp "$ROAM_TOP/tests/vif/vif.sh" "$ROAM_TOP/tests/vif/firstrow.py" "$job/"
+fi
+if [ "$suite" = hardening ]; then
+	cp "$ROAM_TOP/tests/bench/pktgen.sh" "$job/"
 fi
 if [ "$suite" = ovs-kmod ]; then
 	testsuite=$("$ROAM_TOP/images/build-ovs-testsuite.sh")

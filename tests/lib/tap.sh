@@ -162,6 +162,11 @@ check_eq() {
 	fi
 }
 
+# tap_tally: this stream's points so far, "PASSED TOTAL".
+tap_tally() {
+	printf '%d %d\n' "$((tap_n - tap_failed))" "$tap_n"
+}
+
 tap_done() {
 	tap_cleanup
 	printf '1..%d\n' "$tap_n"

@@ -8,19 +8,27 @@
 #   host (init namespaces)              fzns (a network namespace)
 #   dp0: p1 (1), p2 (2), a flow         dpn: n1 (1), a veth to the host
 #
-# Every mutating command of the datapath, vport and flow families that
-# ovs-dpctl sends (vport SET it never does: ovs-vswitchd's upcall PIDs
-# are not covered yet) is refused with EPERM to a user without
+# Every mutating command of the datapath, vport, flow and packet families
+# (the ones ovs-dpctl never sends, vport SET and packet EXECUTE, through
+# bin/genl-fuzz --send) is refused with EPERM to a user without
 # CAP_NET_ADMIN and to the root of a user namespace (which has
 # CAP_NET_ADMIN in it, but not over the host's network namespace, which
-# it does not own), and changes nothing.  (Reading is not checked here:
-# ovs-dpctl cannot even show a datapath without CAP_NET_ADMIN, on either
-# module, since opening one sets its features, a datapath SET.)  A datapath
-# in fzns is invisible and untouchable from the host, and the other way
-# round; deleting fzns with dpn and its port inside cleans up after them.
+# it does not own), and changes nothing; the same vport SET and packet
+# EXECUTE from root are accepted, the positive control.  Reading is open
+# to all: the unprivileged user's datapath and vport GET are answered.
+# (ovs-dpctl cannot show a datapath without CAP_NET_ADMIN, on either
+# module, since opening one sets its features, a datapath SET.)  A
+# datapath in fzns is invisible and untouchable from the host, and the
+# other way round; deleting fzns with dpn and its port inside cleans up
+# after them.
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
+# shellcheck source=../tally.sh
+. ./tally.sh
+
+# The job's bin/ may be closed to other users: a copy they can run.
+FUZZ=/tmp/priv.genl-fuzz
 
 flow='in_port(1),eth(),eth_type(0x0800),ipv4()'
 
@@ -32,6 +40,13 @@ case_cleanup() {
 	ip link del p2 2>/dev/null
 	ip link del px 2>/dev/null
 	rm -f /tmp/priv.*
+}
+
+# send AS... FAMILY:CMD: one valid request to dp0 (its port p1), as AS.
+send() {
+	local cmd=${*: -1}
+
+	"${@:1:$#-1}" "$FUZZ" --send "$cmd" --dp dp0 --port p1
 }
 
 # state: what the host's datapaths hold, to compare before and after.
@@ -58,6 +73,7 @@ check "dp0 with p1 and p2, and one flow" eval "ovs-dpctl add-dp dp0 &&
 	ovs-dpctl add-if dp0 p1 && ovs-dpctl add-if dp0 p2 &&
 	ovs-dpctl add-flow dp0 '$flow' 2"
 state >/tmp/priv.before
+check "genl-fuzz, for everyone to run" install -m 755 bin/genl-fuzz "$FUZZ"
 
 # refusals WHO AS...: every mutating command refused to AS (a command
 # prefix).
@@ -76,12 +92,19 @@ refusals() {
 	check "$who: mod-flow (flow SET) is refused" refused "$@" ovs-dpctl mod-flow dp0 "$flow" 1
 	check "$who: del-flow (flow DEL) is refused" refused "$@" ovs-dpctl del-flow dp0 "$flow"
 	check "$who: del-flows (flow DEL, a flush) is refused" refused "$@" ovs-dpctl del-flows dp0
+	check "$who: vport SET is refused" refused send "$@" vport:set
+	check "$who: packet EXECUTE is refused" refused send "$@" packet:execute
 }
 
-refusals "a user without CAP_NET_ADMIN" \
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+refusals "a user without CAP_NET_ADMIN" "${nobody[@]}"
 refusals "a user namespace's root" unshare -Ur
 check "nothing changed" unchanged
+check "a user without CAP_NET_ADMIN reads dp0 (datapath GET)" \
+	send "${nobody[@]}" datapath:get
+check "and its port p1 (vport GET)" send "${nobody[@]}" vport:get
+check "root's vport SET is accepted" send vport:set
+check "root's packet EXECUTE is accepted" send packet:execute
 
 ip netns add fzns
 ip link set qx netns fzns
@@ -102,3 +125,5 @@ check "dp0 can be deleted" ovs-dpctl del-dp dp0
 # The namespace goes in the background; unloading the module waits for
 # it, and a datapath it failed to free would show in the kernel log.
 check "the module unloads after it, and loads again" dp_load "$ROAM_DATAPATH"
+# shellcheck disable=SC2046 # two words: passed and total
+tally privilege $(tap_tally)
