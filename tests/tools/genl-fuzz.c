@@ -5,6 +5,7 @@
  *
  *   genl-fuzz [--seed S] [--count N] [--frames IFNAME]
  *             [--family datapath|vport|flow|packet|all] [--answers FILE]
+ *   genl-fuzz --replay FILE
  *   genl-fuzz --send FAMILY:CMD --dp DP [--port PORT]
  *
  * It makes a datapath of its own, "fzdp", and starts every request from a
@@ -21,7 +22,10 @@
  * --answers FILE writes every request's answer, a line each, "FAMILY N
  * CMD FLAGS ANSWER ATTRS" (an errno's name, OK, or none when no answer
  * came; the attributes in hex): the same seed on two modules, line
- * against line.
+ * against line.  --replay FILE sends the requests of such lines again,
+ * unmutated, to fzdp, writes their answers the same way, and exits 1 if
+ * any answer differs from its line's (a finding kept as a regression
+ * test: tests/hardening/findings).
  *
  * The same seed gives the same requests and frames (default: the time,
  * printed first so that a run can be repeated).  Prints one line per
@@ -400,6 +404,16 @@ static size_t seed_attrs(struct family *f, int cmd, uint8_t *buf)
 	return len;
 }
 
+/* An answer as --answers writes it: OK, an errno's name, or none. */
+static const char *answer_name(int answer)
+{
+	if (!answer)
+		return "OK";
+	if (answer < 0)
+		return "none";
+	return strerrorname_np(answer) ?: "other";
+}
+
 static void write_answer(FILE *answers, const struct family *f,
 			 unsigned int i, int cmd, int flags, int answer,
 			 const uint8_t *buf, size_t len)
@@ -407,8 +421,7 @@ static void write_answer(FILE *answers, const struct family *f,
 	size_t j;
 
 	fprintf(answers, "%s %u %d %#x %s ", f->name, i, cmd, flags,
-		!answer ? "OK" : answer < 0 ? "none" :
-		strerrorname_np(answer) ?: "other");
+		answer_name(answer));
 	for (j = 0; j < len; j++)
 		fprintf(answers, "%02x", buf[j]);
 	fputc('\n', answers);
@@ -431,6 +444,10 @@ static void fuzz_family(struct nl_sock *sk, struct family *f,
 		n_cmds++;
 	for (i = 0; i < count; i++) {
 		cmd = f->cmds[below(n_cmds)];
+		/* Zeroes in the padding mutations leave, not the stack's
+		 * leftovers: a seed's requests must be the same every run.
+		 */
+		memset(buf, 0, sizeof(buf));
 		len = seed_attrs(f, cmd, buf);
 		for (m = 1 + below(3); m; m--)
 			mutate(buf, &len);
@@ -583,8 +600,9 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "%s: %s\n", prog, why);
 	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all] [--answers FILE]\n"
-		"       %s --send FAMILY:CMD --dp DP [--port PORT]\n",
-		prog, prog);
+		"       %s --send FAMILY:CMD --dp DP [--port PORT]\n"
+		"       %s --replay FILE\n",
+		prog, prog, prog);
 	return 2;
 }
 
@@ -609,6 +627,60 @@ static struct family *family_named(const char *name)
 	return NULL;
 }
 
+/*
+ * --replay: send every request of @path, lines as --answers writes them
+ * ("#" lines are comments), unmutated, to fzdp; write each answer in the
+ * same form to stdout.  Return the number of requests answered otherwise
+ * than the line says, or -1 when the file cannot be read or parsed.
+ */
+static int replay(struct nl_sock *sk, const char *path)
+{
+	char line[2 * MAX_MSG + 256], name[32], want[32], hex[2 * MAX_MSG + 1];
+	unsigned int n, flags, lineno = 0, sent = 0;
+	int cmd, answer, differ = 0;
+	uint8_t buf[MAX_MSG];
+	struct family *f;
+	size_t len, j;
+	FILE *in;
+
+	in = fopen(path, "r");
+	if (!in) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		hex[0] = '\0';
+		if (sscanf(line, "%31s %u %d %i %31s %8192s", name, &n, &cmd,
+			   &flags, want, hex) < 5 ||
+		    !(f = family_named(name)) || strlen(hex) % 2) {
+			fprintf(stderr, "%s:%u: not a request line\n", path,
+				lineno);
+			fclose(in);
+			return -1;
+		}
+		len = strlen(hex) / 2;
+		for (j = 0; j < len; j++)
+			if (sscanf(hex + 2 * j, "%2hhx", &buf[j]) != 1) {
+				fprintf(stderr, "%s:%u: bad hex\n", path,
+					lineno);
+				fclose(in);
+				return -1;
+			}
+		answer = transact(sk, f, cmd, flags, buf, len);
+		write_answer(stdout, f, n, cmd, flags, answer, buf, len);
+		if (strcmp(want, answer_name(answer)))
+			differ++;
+		sent++;
+	}
+	fclose(in);
+	printf("replayed %u requests, %d answered otherwise than recorded\n",
+	       sent, differ);
+	return differ;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -620,9 +692,11 @@ int main(int argc, char **argv)
 		{ "dp", required_argument, NULL, 'd' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "answers", required_argument, NULL, 'a' },
+		{ "replay", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *only = "all", *frames = NULL, *dp = NULL;
+	const char *only = "all", *frames = NULL, *dp = NULL, *replayed = NULL;
+	bool replay_failed = false;
 	int send = -1;
 	FILE *answers = NULL;
 	unsigned long long seed = time(NULL);
@@ -662,6 +736,9 @@ int main(int argc, char **argv)
 		case 'p':
 			target_port = optarg;
 			break;
+		case 'r':
+			replayed = optarg;
+			break;
 		case 'a':
 			answers = fopen(optarg, "w");
 			if (!answers) {
@@ -677,8 +754,10 @@ int main(int argc, char **argv)
 		return usage("no arguments but options");
 	if ((send < 0) != !dp)
 		return usage("--send and --dp go together");
-	if (send >= 0 && (frames || strcmp(only, "all")))
-		return usage("--send fuzzes nothing: no --frames or --family");
+	if ((send >= 0 || replayed) && (frames || strcmp(only, "all")))
+		return usage("--send and --replay fuzz nothing: no --frames or --family");
+	if (send >= 0 && replayed)
+		return usage("--send or --replay, not both");
 	if (dp)
 		target_dp = dp;
 	rng_state = seed ? seed : 1;
@@ -718,6 +797,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (replayed) {
+		/* a file that cannot be read fails like a failed setup */
+		replay_failed = replay(sk, replayed) != 0;
+		goto delete_fzdp;
+	}
 	for (i = 0; i < N_FAMILIES; i++) {
 		struct family *f = &families[i];
 
@@ -745,6 +829,7 @@ int main(int argc, char **argv)
 	if (frames && fuzz_frames(frames, count))
 		return 1;
 
+delete_fzdp:
 	fz_ifindex = if_nametoindex(FZ_DP);
 	err = fz_dp(sk, OVS_DP_CMD_DEL);
 	if (err) {
@@ -756,5 +841,5 @@ int main(int argc, char **argv)
 	if (unanswered)
 		fprintf(stderr, "%s: %u requests went unanswered\n", prog,
 			unanswered);
-	return unanswered ? 1 : 0;
+	return unanswered || replay_failed ? 1 : 0;
 }

@@ -21,7 +21,9 @@
 # kernel, KASAN, lockdep and kmemleak too.  The same on the in-tree
 # module, so that a finding is known to be ours or not.  The limit fits
 # the full length (200,000 per family, hardening/full.sh); a short run
-# is bounded by its boot's own limit.
+# is bounded by its boot's own limit.  Each file of findings/ (requests
+# a fuzzer run found answered otherwise than by the in-tree module) is
+# replayed and must be answered as it records.
 
 # shellcheck source=../../kernel/netns.sh
 . ./netns.sh
@@ -67,6 +69,10 @@ check "genl-fuzz: every request answered, fzdp made and removed" \
 	eval "'$FUZZ' --seed '$seed' --count '$count' --frames fz0 >/tmp/fuzz.out"
 sed 's/^/# /' /tmp/fuzz.out
 check_fails "fzdp is gone" ovs-dpctl show fzdp
+for finding in findings/*; do
+	check "finding ${finding##*/} answers as recorded (genl-fuzz --replay)" \
+		"$FUZZ" --replay "$finding"
+done
 # Mutated names make datapaths of their own now and then: valid requests.
 for dp in $(ovs-dpctl dump-dps | sort | comm -13 /tmp/fuzz.dps -); do
 	tap_diag "a fuzzed request made $dp: deleted"
