@@ -330,6 +330,7 @@ static int action_len(int type)
 	switch (type) {
 	case OVS_ACTION_ATTR_OUTPUT:
 	case OVS_ACTION_ATTR_RECIRC:
+	case OVS_ACTION_ATTR_METER:
 		return sizeof(u32);
 	case OVS_ACTION_ATTR_PUSH_VLAN:
 		return sizeof(struct ovs_action_push_vlan);
@@ -417,6 +418,14 @@ static int copy_action(struct act_buf *b, const struct nlattr *a,
 
 	case OVS_ACTION_ATTR_POP_VLAN:
 		*flags |= RSW_ACT_F_CHANGES_KEY;
+		break;
+
+	/*
+	 * This datapath has no meters (no meter family), and the in-tree one
+	 * lets a packet through a meter that does not exist: a meter action
+	 * is kept, given back in dumps, and does nothing.
+	 */
+	case OVS_ACTION_ATTR_METER:
 		break;
 
 	case OVS_ACTION_ATTR_SET:
