@@ -323,6 +323,29 @@ static int tunnel_mask_ok(const struct attrs *s, bool log)
 	return 0;
 }
 
+/* The conntrack state bits there are (OVS_CS_F_*). */
+#define CT_STATE_KNOWN 0xffU
+
+/*
+ * A conntrack state, in a key, a mask or a packet's metadata, names only
+ * known bits: the in-tree module refuses others even where it ignores the
+ * state.  0 or -EINVAL.
+ */
+static int ct_state_check(const struct attrs *s, bool log)
+{
+	u32 unknown;
+
+	/* A mask implied by its key matches the known bits (conntrack_to_key()). */
+	if (!attr_given(s, OVS_KEY_ATTR_CT_STATE) || s->ones)
+		return 0;
+	unknown = attr_u32(s, OVS_KEY_ATTR_CT_STATE) & ~CT_STATE_KNOWN;
+	if (unknown)
+		return rsw_refuse(log, -EINVAL,
+				  "key: conntrack state bits %#x unknown",
+				  unknown);
+	return 0;
+}
+
 /*
  * Conntrack fields.  Without conntrack every packet is untracked: state,
  * zone, mark and labels all zero, and rsw_key_to_nlattrs() says so in
@@ -338,8 +361,11 @@ static int conntrack_to_key(const struct attrs *s, struct rsw_flow_key *out,
 		OVS_KEY_ATTR_CT_STATE, OVS_KEY_ATTR_CT_ZONE,
 		OVS_KEY_ATTR_CT_MARK, OVS_KEY_ATTR_CT_LABELS,
 	};
-	int i;
+	int i, err;
 
+	err = ct_state_check(s, log);
+	if (err)
+		return err;
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		const struct nlattr *a = s->a[types[i]];
 
@@ -347,7 +373,8 @@ static int conntrack_to_key(const struct attrs *s, struct rsw_flow_key *out,
 			continue;
 		*used |= BIT_ULL(types[i]);
 		if (s->is_mask && types[i] == OVS_KEY_ATTR_CT_STATE) {
-			out->ct_state = attr_u32(s, types[i]);
+			out->ct_state = attr_u32(s, types[i]) &
+					(s->ones ? CT_STATE_KNOWN : ~0U);
 			continue;
 		}
 		if (memchr_inv(nla_data(a), 0, nla_len(a)))
@@ -735,7 +762,8 @@ int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
 
 	/*
 	 * Only the metadata comes from the attributes, and conntrack state
-	 * there is ignored as by a kernel without conntrack.
+	 * there is ignored as by a kernel without conntrack, once its bits
+	 * are known ones (the in-tree module checks them).
 	 */
 	key->in_port = NO_IN_PORT;
 	if (attr_given(&s, OVS_KEY_ATTR_TUNNEL))
@@ -752,6 +780,9 @@ int rsw_key_from_packet_nlattrs(const struct nlattr *key_attr,
 					  "key: port %u out of range",
 					  key->in_port);
 	}
+	err = ct_state_check(&s, log);
+	if (err)
+		return err;
 	if (attr_given(&s, OVS_KEY_ATTR_DP_HASH))
 		key->dp_hash = attr_u32(&s, OVS_KEY_ATTR_DP_HASH);
 	if (attr_given(&s, OVS_KEY_ATTR_RECIRC_ID))
