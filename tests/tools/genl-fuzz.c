@@ -761,7 +761,7 @@ int main(int argc, char **argv)
 	if (dp)
 		target_dp = dp;
 	rng_state = seed ? seed : 1;
-	if (send < 0) {
+	if (send < 0 && !replayed) {
 		printf("seed %llu\n", seed);
 		fflush(stdout);
 	}
