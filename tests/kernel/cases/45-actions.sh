@@ -11,9 +11,10 @@
 #
 # Part 1 puts one flow per action list (each on its own TCP source port)
 # and compares dump-flows' actions, or ovs-dpctl's error, with what the
-# in-tree 6.1 module gives; the lists it accepts for conntrack, meters,
+# in-tree 6.1 module gives; the lists it accepts for conntrack,
 # check_pkt_len and tunnels are refused by ours, as by a kernel without
-# them.  Part 2: 1->2 clone(trunc(60),2),recirc(5), and recirc_id 5 sets
+# them.  A meter action both accept: no meter exists, and a packet passes
+# an absent meter.  Part 2: 1->2 clone(trunc(60),2),recirc(5), and recirc_id 5 sets
 # TTL 33 and outputs; 2->1 sample(100%) pushes and pops a tag and rewrites
 # the source MAC.  Ping works, ns2 sees a 60-byte copy and the TTL-33
 # request with a good checksum.  Part 3: a chain of ten recirculations,
@@ -95,7 +96,7 @@ done <<'EOT'
 1027|tcp|set(ipv6(src=::1,dst=::2,label=0,proto=6,tclass=0,hlimit=64,frag=no)),1|!Invalid argument
 1028|tcp|ct(),1|?!Invalid argument
 1029|tcp|ct_clear,1|?!Invalid argument
-1030|tcp|meter(1),1|?!Invalid argument
+1030|tcp|meter(1),1|meter(1),1
 1031|tcp|check_pkt_len(size=200,gt(1),le(2))|?!Invalid argument
 1033|tcp|set(tunnel(tun_id=0x1,dst=203.0.113.1,ttl=64,flags(df))),1|?!Invalid argument
 1036|tcp|65536|!Invalid argument
