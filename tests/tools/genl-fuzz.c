@@ -404,6 +404,12 @@ static size_t seed_attrs(struct family *f, int cmd, uint8_t *buf)
 	return len;
 }
 
+/* An errno's name, as EINVAL, or "other" for one glibc cannot name. */
+static const char *errno_name(int e)
+{
+	return strerrorname_np(e) ?: "other";
+}
+
 /* An answer as --answers writes it: OK, an errno's name, or none. */
 static const char *answer_name(int answer)
 {
@@ -411,7 +417,7 @@ static const char *answer_name(int answer)
 		return "OK";
 	if (answer < 0)
 		return "none";
-	return strerrorname_np(answer) ?: "other";
+	return errno_name(answer);
 }
 
 static void write_answer(FILE *answers, const struct family *f,
@@ -485,7 +491,7 @@ static void print_errnos(const struct family *f)
 		if (!seen[best])
 			break;
 		printf("%s%s %u", k ? ", " : "",
-		       best ? strerrorname_np(best) : "other", seen[best]);
+		       best ? errno_name(best) : "other", seen[best]);
 		seen[best] = 0;
 	}
 }

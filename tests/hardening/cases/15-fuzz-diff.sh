@@ -28,26 +28,27 @@ FUZZ=$PWD/bin/genl-fuzz
 count=${FUZZ_DIFF_COUNT:-1000}
 seed=${FUZZ_DIFF_SEED:-179649106078693}
 
-case_cleanup() {
+# del_dps: every datapath deleted, the ones fuzzed requests made too.
+del_dps() {
 	local dp
 
-	for dp in $(ovs-dpctl dump-dps 2>/dev/null); do
-		ovs-dpctl del-dp "$dp"
+	for dp in $(ovs-dpctl dump-dps); do
+		ovs-dpctl del-dp "$dp" || return 1
 	done
+}
+
+case_cleanup() {
+	del_dps 2>/dev/null
 	rm -f /tmp/diff.*
 }
 
 # answers MODULE: the module loaded, fuzzed with the seed, its answers
 # in /tmp/diff.MODULE.
 answers() {
-	local dp
-
 	dp_load "$1" &&
 		"$FUZZ" --seed "$seed" --count "$count" \
-			--answers "/tmp/diff.$1" >"/tmp/diff.$1.out" || return 1
-	for dp in $(ovs-dpctl dump-dps); do
-		ovs-dpctl del-dp "$dp" || return 1
-	done
+			--answers "/tmp/diff.$1" >"/tmp/diff.$1.out" &&
+		del_dps
 }
 
 tap_diag "genl-fuzz --seed $seed --count $count, on each module"

@@ -14,12 +14,13 @@
 # in-tree 6.1 module gives; the lists it accepts for conntrack,
 # check_pkt_len and tunnels are refused by ours, as by a kernel without
 # them.  A meter action both accept: no meter exists, and a packet passes
-# an absent meter.  Part 2: 1->2 clone(trunc(60),2),recirc(5), and recirc_id 5 sets
-# TTL 33 and outputs; 2->1 sample(100%) pushes and pops a tag and rewrites
-# the source MAC.  Ping works, ns2 sees a 60-byte copy and the TTL-33
-# request with a good checksum.  Part 3: a chain of ten recirculations,
-# longer than either datapath nests executions (both queue the deeper
-# ones and run them once the outer ones return), still delivers.
+# an absent meter.  Part 2: 1->2 clone(trunc(60),2),recirc(5), and
+# recirc_id 5 sets TTL 33 and outputs; 2->1 sample(100%) pushes and pops
+# a tag and rewrites the source MAC.  Ping works, ns2 sees a 60-byte copy
+# and the TTL-33 request with a good checksum.  Part 3: a chain of ten
+# recirculations, longer than either datapath nests executions (both
+# queue the deeper ones and run them once the outer ones return), still
+# delivers.
 
 # shellcheck source=../netns.sh
 . ./netns.sh
