@@ -329,9 +329,10 @@ static void on_job_completed(virConnectPtr conn, virDomainPtr dom,
 		timeline_end(&g->tl);
 }
 
-/* Every running guest that no job holds: record its ports.  (A job that
- * begins between the check and the write makes the write wait for it, up
- * to libvirt's job timeout: the event loop waits with it.) */
+/* The sweep (guests_sweep), then every running guest that no job holds:
+ * record its ports.  (A job that begins between the check and the write
+ * makes the write wait for it, up to libvirt's job timeout: the event
+ * loop waits with it.) */
 static void refresh_all(int timer, void *opaque)
 {
 	struct agent *a = opaque;
@@ -341,6 +342,8 @@ static void refresh_all(int timer, void *opaque)
 	(void)timer;
 	if (!a->conn)
 		return;
+	/* what guests that left here (or while no agent ran) left behind */
+	guests_sweep(a->conn);
 	n = virConnectListAllDomains(a->conn, &doms, VIR_CONNECT_LIST_DOMAINS_RUNNING);
 	for (i = 0; i < n; i++) {
 		virDomainJobInfo job;
@@ -402,7 +405,6 @@ static int agent_connect(struct agent *a)
 	if (a->lifecycle_cb < 0 || a->job_cb < 0)
 		goto err_close;
 	/* what happened while nobody watched */
-	guests_sweep(a->conn);
 	refresh_all(-1, a);
 	return 0;
 

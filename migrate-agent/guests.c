@@ -141,11 +141,13 @@ void guest_forget(struct guest *g)
 	struct guest **pp;
 	char path[4096];
 
-	if (g->records && drop_rules(g->name, g->records))
-		return;	/* keep the state file: the next sweep tries again */
-	state_path(path, sizeof(path), g->uuid);
-	if (unlink(path) && errno != ENOENT)
-		fprintf(stderr, "roam-migrate-agent: %s: %s\n", path, strerror(errno));
+	/* a failed drop keeps the state file: the next sweep tries again */
+	if (!g->records || !drop_rules(g->name, g->records)) {
+		state_path(path, sizeof(path), g->uuid);
+		if (unlink(path) && errno != ENOENT)
+			fprintf(stderr, "roam-migrate-agent: %s: %s\n", path,
+				strerror(errno));
+	}
 	for (pp = &guests; *pp; pp = &(*pp)->next) {
 		if (*pp == g) {
 			*pp = g->next;
@@ -255,7 +257,7 @@ void guests_sweep(virConnectPtr conn)
 		records = read_file(path);
 		if (records && !drop_rules(uuid, records)) {
 			unlink(path);
-			fprintf(stderr, "roam-migrate-agent: %s left while no agent ran: its rules are dropped\n",
+			fprintf(stderr, "roam-migrate-agent: %s no longer runs here: the rules it left are dropped\n",
 				uuid);
 		}
 		free(records);

@@ -40,7 +40,9 @@ struct guest *guest_get(virDomainPtr dom);
 struct guest *guest_find(const char *uuid);
 
 /* guest_forget - G's rules dropped from this host, its state file
- * removed, G freed.  For a guest that left (migrated away or stopped). */
+ * removed, G freed.  For a guest that left (migrated away or stopped).
+ * When the drop fails, the state file stays for guests_sweep to try
+ * again; G is freed all the same. */
 void guest_forget(struct guest *g);
 
 /* guest_refresh - record DOM's live port settings: if they changed since
@@ -54,7 +56,8 @@ int guest_refresh(virDomainPtr dom);
 int guest_adopt(virDomainPtr dom);
 
 /* guests_sweep - drop the rules of every guest with a state file but no
- * domain running on this host (it left while no agent was watching). */
+ * domain running on this host: it left while no agent was watching, or
+ * dropping its rules failed when it left.  Run at every refresh. */
 void guests_sweep(virConnectPtr conn);
 
 #endif

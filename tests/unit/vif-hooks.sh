@@ -13,7 +13,8 @@
 #   - the migrate filter rewrites <vlan> from the record, and prints
 #     nothing for a domain without records; prepare refuses a bad record;
 #   - records with OpenFlow rules: started installs them renumbered for
-#     the new port, drop-flows deletes them by their exact matches;
+#     the new port, drop-flows deletes them by their exact matches (a
+#     cookie matched); a capture leaves the agent's delivery rules out;
 #   - the Xen-style hook's online makes one transaction and writes
 #     hotplug-status connected; a failure writes error and hotplug-error.
 set -uo pipefail
@@ -33,9 +34,14 @@ case " $* " in
 *" port-to-br "*) echo br0 ;;
 *" get Interface "*" ofport "*) echo 9 ;;
 esac'
-# ovs-ofctl: what it was given on stdin goes to $scratch/ofctl.in.
+# ovs-ofctl: dump-flows prints $scratch/ofctl.dump; anything else writes
+# what it was given on stdin to $scratch/ofctl.in.
 # shellcheck disable=SC2016 # expanded by the stub
-stub ovs-ofctl 'cat >"$(dirname "$STUB_LOG")/ofctl.in"'
+stub ovs-ofctl '
+case " $* " in
+*" dump-flows "*) cat "$(dirname "$STUB_LOG")/ofctl.dump" ;;
+*) cat >"$(dirname "$STUB_LOG")/ofctl.in" ;;
+esac'
 stub ip 'exit 0'
 export PATH=$stubs:$PATH
 export ROAM_XENSTORE=$scratch/xenstore
@@ -135,6 +141,37 @@ check "drop-flows deletes a domain's rules" eval "'$port' drop-flows <'$scratch/
 check_output "each by its exact match, in one ovs-ofctl run" \
 	"delete_strict priority=200,in_port=5,dl_src=52:54:00:00:00:01
 delete_strict priority=100,dl_dst=52:54:00:00:00:01" cat "$scratch/ofctl.in"
+
+# A port's rules, as a record captures them: those naming its OpenFlow
+# port or its MAC, not roam-migrate-agent's delivery rules (cookie
+# "roamdeli"), which name the MAC but are the host's.  A rule with a
+# cookie is deleted with the cookie matched: ovs-ofctl refuses a bare one
+# in a delete.
+cat >"$scratch/ofctl.dump" <<'EOF'
+ cookie=0x726f616d64656c69, priority=100,in_port=1,dl_vlan=10,dl_dst=52:54:00:00:00:01 actions=strip_vlan,output:5
+ cookie=0x7, priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001 actions=drop
+ priority=90,in_port=5 actions=NORMAL
+ priority=0 actions=NORMAL
+EOF
+port_rules() {
+	python3 - "$port" <<'EOF'
+import importlib.machinery, importlib.util, sys
+sys.dont_write_bytecode = True
+loader = importlib.machinery.SourceFileLoader("roam_port", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("roam_port", loader))
+loader.exec_module(mod)
+print("\n".join(mod.port_rules("br0", 5, "52:54:00:00:00:01")))
+EOF
+}
+check_output "a port's rules: its MAC's and its port's, not the agent's delivery rule" \
+	"cookie=0x7,priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001 actions=drop
+priority=90,in_port=5 actions=NORMAL" port_rules
+meta '{"version": 1, "bridge": "br0", "ofport": 5, "flows": ["cookie=0x7,priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001 actions=drop"]}' \
+	>"$scratch/cookie.xml"
+check "drop-flows deletes a rule with a cookie" eval "'$port' drop-flows <'$scratch/cookie.xml'"
+check_output "by its exact match, the cookie matched" \
+	"delete_strict cookie=0x7/-1,priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001" \
+	cat "$scratch/ofctl.in"
 
 xs() {
 	"$stubs/xenstore-write" backend/vif/3/0/bridge "$1" backend/vif/3/0/mac 00:16:3e:00:00:03 \
