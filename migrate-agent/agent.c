@@ -44,6 +44,7 @@ struct agent {
 	int lifecycle_cb, job_cb;	/* event callback ids, -1: none */
 	int refresh_timer;
 	bool reconnect;
+	bool just_connected;	/* the next refresh is the first since */
 };
 
 static volatile sig_atomic_t stopping;
@@ -243,6 +244,25 @@ static void on_resumed_here(struct guest *g)
 		switchover_tick(sw->timer, uuid);
 }
 
+/*
+ * A guest that runs here with no migration of ours under way has no use
+ * for a redirect of its ports or a delivery rule for its MAC.  Only an
+ * agent killed during a migration leaves them; the next one takes them
+ * out, at its start and when such a guest resumes.
+ */
+static void clear_leftovers(virDomainPtr dom, struct guest *g)
+{
+	int n;
+
+	if (g->sw.delivering || g->dt.on)
+		return;
+	n = detour_clear(dom);
+	if (n > 0)
+		fprintf(stderr, "roam-migrate-agent: %s: removed %d redirect(s) an earlier agent left\n",
+			g->name, n);
+	switchover_clear(dom);
+}
+
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			int detail, void *opaque)
 {
@@ -290,7 +310,15 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 				       "libvirt RESUMED");
 			detour_end(g, true);
 			timeline_end(&g->tl);
+			break;
 		}
+		/* a migration that began before this agent did (either
+		 * side): what the one before left goes, and a guest that
+		 * arrived is announced all the same */
+		clear_leftovers(dom, g);
+		if (detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED &&
+		    switchover_prepare(dom, &g->sw) > 0)
+			on_resumed_here(g);
 		break;
 	case VIR_DOMAIN_EVENT_STOPPED:
 		if (detail == VIR_DOMAIN_EVENT_STOPPED_MIGRATED) {
@@ -350,6 +378,11 @@ static void refresh_all(int timer, void *opaque)
 		struct guest *g;
 		int changed = -1;
 
+		/* a new agent, or libvirt again: what may have happened
+		 * meanwhile */
+		g = a->just_connected ? guest_get(doms[i]) : NULL;
+		if (g)
+			clear_leftovers(doms[i], g);
 		if (!virDomainGetJobInfo(doms[i], &job) && job.type == VIR_DOMAIN_JOB_NONE)
 			changed = guest_refresh(doms[i]);
 		/* what the pause will need, asked while there is time: again
@@ -360,6 +393,8 @@ static void refresh_all(int timer, void *opaque)
 		virDomainFree(doms[i]);
 	}
 	free(doms);
+	if (n >= 0)
+		a->just_connected = false;
 }
 
 static void on_close(virConnectPtr conn, int reason, void *opaque)
@@ -405,6 +440,7 @@ static int agent_connect(struct agent *a)
 	if (a->lifecycle_cb < 0 || a->job_cb < 0)
 		goto err_close;
 	/* what happened while nobody watched */
+	a->just_connected = true;
 	refresh_all(-1, a);
 	return 0;
 

@@ -4,6 +4,7 @@
  */
 #include "detour.h"
 
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,4 +156,37 @@ void detour_stop(struct detour *d)
 		    redirect_del(client, d->dp_ifindex, d->p[i].port_no, &info))
 			fprintf(stderr, "roam-migrate-agent: %s: %s\n", d->p[i].dev,
 				redirect_error(client));
+}
+
+struct clear_ctx {
+	int dp_ifindex;
+	int removed;
+};
+
+static void clear_one(const char *dev, const char *mac, void *arg)
+{
+	struct clear_ctx *c = arg;
+	struct redirect_info info;
+	uint32_t port_no;
+	int err;
+
+	(void)mac;
+	if (redirect_port_no(client, c->dp_ifindex, dev, &port_no))
+		return;
+	err = redirect_del(client, c->dp_ifindex, port_no, &info);
+	if (!err)
+		c->removed++;
+	else if (err != -ENOENT)	/* ENOENT: not redirected */
+		fprintf(stderr, "roam-migrate-agent: %s: %s\n", dev,
+			redirect_error(client));
+}
+
+int detour_clear(virDomainPtr dom)
+{
+	struct clear_ctx c = { .dp_ifindex = (int)if_nametoindex(DATAPATH) };
+
+	if (!client || !c.dp_ifindex)
+		return 0;
+	ifaces_each(dom, clear_one, &c);
+	return c.removed;
 }

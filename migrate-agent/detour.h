@@ -64,4 +64,11 @@ int detour_sample(struct detour *d);
 /* detour_stop - remove D's redirects (the migration failed). */
 void detour_stop(struct detour *d);
 
+/*
+ * detour_clear - remove any redirect of DOM's ports, which only an agent
+ * killed during a migration leaves behind: for a guest that runs here
+ * with no migration of ours under way.  Returns how many it removed.
+ */
+int detour_clear(virDomainPtr dom);
+
 #endif

@@ -212,3 +212,15 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 		return -1;
 	return sw->n;
 }
+
+void switchover_clear(virDomainPtr dom)
+{
+	struct switchover sw;
+
+	/* the ports as an incoming guest's would be; whether rules are in
+	 * or not, deleting by cookie and MAC is right */
+	if (switchover_prepare(dom, &sw) > 0) {
+		sw.delivering = true;
+		switchover_undeliver(&sw);
+	}
+}

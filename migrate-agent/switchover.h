@@ -64,6 +64,13 @@ int switchover_deliver(struct switchover *sw);
 void switchover_undeliver(struct switchover *sw);
 
 /*
+ * switchover_clear - take out any delivery rule for DOM's MACs, which
+ * only an agent killed during a migration leaves behind: for a guest that
+ * runs here with no switchover of ours under way.
+ */
+void switchover_clear(virDomainPtr dom);
+
+/*
  * switchover_prepare - SW gets the announcements of DOM's Open vSwitch
  * ports, as they are now (an incoming guest's, once Prepare made them).
  * Returns how many, or -1 if DOM's XML could not be read.

@@ -42,6 +42,8 @@ ECHO_PORT=7000
 # rule the guest answers with a RST, with it nothing comes back)
 ACL_PORT=7001
 ACL="priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
+# the cookie of the agent's delivery rules (migrate-agent/switchover.c)
+DELIVERY_COOKIE=0x726f616d64656c69
 # the orchestrator's policing of the guest's port (kbit/s, kbit)
 POLICE_RATE=20000
 POLICE_BURST=2000
@@ -321,6 +323,52 @@ guest_rules() {
 # no_guest_rules: br0 here has no rule of the guest's.
 no_guest_rules() {
 	[ "$(guest_rules)" = 0 ]
+}
+
+# leave_leftovers: what an agent killed during a migration can leave
+# where the guest runs, made by hand: the guest's port redirected to the
+# uplink (on VLAN 10), and a delivery rule for its MAC.
+leave_leftovers() {
+	local port ofport
+
+	port=$(guest_port) || return 1
+	ofport=$("${VSCTL[@]}" get Interface "$port" ofport) || return 1
+	roam-redirect set ovs-system "$port" "$ROAM_UPLINK" vlan 10 >/dev/null &&
+		ovs-ofctl add-flow br0 "cookie=$DELIVERY_COOKIE,priority=100,dl_dst=$GUEST_MAC,actions=output:$ofport"
+}
+
+# leftovers: the datapath's redirects and br0's delivery rules here, as
+# "redirects=R rules=N".
+leftovers() {
+	local r n
+
+	r=$(roam-redirect show ovs-system) || return 1
+	n=$(ovs-ofctl dump-flows br0 "cookie=$DELIVERY_COOKIE/-1") || return 1
+	echo "redirects=$(grep -c '^set ' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")"
+}
+
+# leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
+# agent's leftovers (leave_leftovers; they cut the guest off) are gone
+# once systemd has started the agent again, and the probe's window
+# WINDOW + 1, after it, has the guest's TCP and UDP whole again.
+leftovers_cleared() {
+	local mode=$1 w
+
+	check "[$mode] host 1: a killed agent's leftovers for the guest (by hand)" \
+		leave_leftovers
+	check_output "[$mode] ... are there (the control)" "redirects=1 rules=1" leftovers
+	check "[$mode] host 1: kill -9 the agent; systemd starts it again" agent_kill
+	# shellcheck disable=SC2016 # expanded by eval, at each try
+	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0" ]'
+	check_output "[$mode] the new agent took them out" "redirects=0 rules=0" leftovers
+	w=$(peer "probe_window $mode $2")
+	tap_diag "[$mode] the window with the leftovers: $w"
+	check_output "[$mode] ... in which TCP did not reset" 0 field "$w" resets
+	sleep 3
+	w=$(peer "probe_window $mode $(($2 + 1))")
+	check "[$mode] TCP flows after the leftovers went ($w)" \
+		positive "$(field "$w" tcp_echoed)"
+	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
 }
 
 # recorded: the guest's live <metadata> holds its port's record with the
@@ -612,7 +660,7 @@ moved() {
 		0 on_host "$from" guest_rules
 }
 
-# scenario MODE ROUND-TRIPS: the suite's scenario (issue 17) on host 1:
+# scenario MODE ROUND-TRIPS [CHECKS]: the suite's scenario (issue 17) on host 1:
 # the guest starts on host 1, the orchestrator sets its port's VLAN,
 # policing and ACL, ns1 on host 2 probes it, and it migrates to host 2
 # and back ROUND-TRIPS times.  MODE agent runs it with the agents, MODE
@@ -620,9 +668,12 @@ moved() {
 # with `roam-port save` (the vif hooks' part: the VLAN and policing then
 # follow the guest) and nothing else moves.  Each migration's downtime
 # and probe window go to $MIG/results.MODE; the closing line is printed
-# as "mig-summary MODE: ...", for the suite's wrapper (suite.sh).
+# as "mig-summary MODE: ...", for the suite's wrapper (suite.sh).  CHECKS,
+# a function, runs with MODE and the next probe window's number once the
+# guest is back on host 1, before the probe stops.
 scenario() {
-	local mode=$1 trips=$2 results=$MIG/results.$1 i from=1 to=2 dt w
+	local mode=$1 trips=$2 checks=${3:-} results=$MIG/results.$1 i from=1 to=2 dt w
+	local window=2
 
 	: >"$results"
 	events_start
@@ -648,10 +699,16 @@ scenario() {
 			tap_diag "$(guest_why "$to" 2>&1)"
 			break
 		fi
-		moved "$mode" "migration $i" "$from" "$to" $((i + 2))
+		window=$((i + 2))
+		moved "$mode" "migration $i" "$from" "$to" "$window"
 		echo "downtime=$dt $MOVED_WINDOW" >>"$results"
 		from=$((3 - from)) to=$((3 - to))
 	done
+	if [ -n "$checks" ] && [ "$from" = 1 ]; then
+		"$checks" "$mode" $((window + 1))
+	elif [ -n "$checks" ]; then
+		tap_not_ok "[$mode] $checks: the guest ended on host 1"
+	fi
 	check "[$mode] the probe stops" peer probe_stop
 	# for the demo (vm-run --out): the measurements and the peer's trace
 	cp "$results" "$ROAM_SHARED/out/" &&

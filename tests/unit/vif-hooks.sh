@@ -14,7 +14,8 @@
 #     nothing for a domain without records; prepare refuses a bad record;
 #   - records with OpenFlow rules: started installs them renumbered for
 #     the new port, drop-flows deletes them by their exact matches (a
-#     cookie matched); a capture leaves the agent's delivery rules out;
+#     cookie matched) and the agent's delivery rules for the MAC; a
+#     capture leaves those out;
 #   - the Xen-style hook's online makes one transaction and writes
 #     hotplug-status connected; a failure writes error and hotplug-error.
 set -uo pipefail
@@ -138,9 +139,10 @@ check_output "renumbered for vnet3's port 9" \
 priority=100,dl_dst=52:54:00:00:00:01 actions=output:9" cat "$scratch/ofctl.in"
 : >"$STUB_LOG"
 check "drop-flows deletes a domain's rules" eval "'$port' drop-flows <'$scratch/flows.xml'"
-check_output "each by its exact match, in one ovs-ofctl run" \
+check_output "each by its exact match, in one ovs-ofctl run, with the agent's delivery rules" \
 	"delete_strict priority=200,in_port=5,dl_src=52:54:00:00:00:01
-delete_strict priority=100,dl_dst=52:54:00:00:00:01" cat "$scratch/ofctl.in"
+delete_strict priority=100,dl_dst=52:54:00:00:00:01
+delete cookie=0x726f616d64656c69/-1,dl_dst=52:54:00:00:00:01" cat "$scratch/ofctl.in"
 
 # A port's rules, as a record captures them: those naming its OpenFlow
 # port or its MAC, not roam-migrate-agent's delivery rules (cookie
@@ -168,10 +170,11 @@ check_output "a port's rules: its MAC's and its port's, not the agent's delivery
 priority=90,in_port=5 actions=NORMAL" port_rules
 meta '{"version": 1, "bridge": "br0", "ofport": 5, "flows": ["cookie=0x7,priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001 actions=drop"]}' \
 	>"$scratch/cookie.xml"
-check "drop-flows deletes a rule with a cookie" eval "'$port' drop-flows <'$scratch/cookie.xml'"
+check_output "drop-flows deletes a rule with a cookie" "1 rule(s) deleted" \
+	eval "'$port' drop-flows <'$scratch/cookie.xml'"
 check_output "by its exact match, the cookie matched" \
 	"delete_strict cookie=0x7/-1,priority=200,tcp,dl_dst=52:54:00:00:00:01,tp_dst=7001" \
-	cat "$scratch/ofctl.in"
+	eval "head -n 1 '$scratch/ofctl.in'"
 
 xs() {
 	"$stubs/xenstore-write" backend/vif/3/0/bridge "$1" backend/vif/3/0/mac 00:16:3e:00:00:03 \
