@@ -39,9 +39,11 @@ GUEST_MAC=$(guest_mac 1)
 ECHO_PORT=7000
 # the ACL of the scenario's orchestrator step: nobody reaches the
 # guest's TCP port 7001 (the echo does not listen there: without the
-# rule the guest answers with a RST, with it nothing comes back)
+# rule the guest answers with a RST, with it nothing comes back), with a
+# cookie, as orchestrators mark their rules (a record's delete must match
+# it: ovs-ofctl refuses to delete with a bare cookie)
 ACL_PORT=7001
-ACL="priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
+ACL="cookie=0xac1,priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
 # the cookie of the agent's delivery rules (migrate-agent/switchover.c)
 DELIVERY_COOKIE=0x726f616d64656c69
 # the orchestrator's policing of the guest's port (kbit/s, kbit)
