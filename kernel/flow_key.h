@@ -58,6 +58,18 @@ struct rsw_flow_key {
 	u8 ip_ttl;		/* TTL or hop limit */
 	u8 ip_frag;		/* OVS_FRAG_TYPE_* */
 	u16 ipv6_exthdrs;	/* OVS_KEY_ATTR_IPV6_EXTHDRS bits */
+
+	/* L4, ahead of the addresses: an IPv4 megaflow's mask then ends at
+	 * the IPv4 destination, and its probes hash and compare 9 longs
+	 * rather than 12 (the union is as long as IPv6 needs).  For ICMP and
+	 * ICMPv6, @tp_src holds htons(type) and @tp_dst htons(code), so one
+	 * pair of fields serves every protocol.
+	 */
+	__be16 tp_src;
+	__be16 tp_dst;
+	__be16 tcp_flags;	/* TCP flags of this packet, 12 bits */
+	u16 pad1;
+
 	union {
 		struct {
 			__be32 src;
@@ -75,14 +87,6 @@ struct rsw_flow_key {
 			__be32 label;	/* 20-bit flow label */
 		} ipv6;
 	};
-
-	/* L4.  For ICMP and ICMPv6, @tp_src holds htons(type) and @tp_dst
-	 * htons(code), so one pair of fields serves every protocol.
-	 */
-	__be16 tp_src;
-	__be16 tp_dst;
-	__be16 tcp_flags;	/* TCP flags of this packet, 12 bits */
-	u16 pad1;
 
 	/* IPv6 neighbour discovery, only for ICMPv6 NS/NA. */
 	struct {
