@@ -14,8 +14,10 @@
 # both modules within themselves; they run once, after the passes.
 #
 # Every case runs in its own shell (case.sh) under a time limit, "# roam:
-# limit SECONDS" in its header or 240 s, four times that on the debug
-# kernel; a case that hangs fails one point and the next case runs.  Each
+# limit SECONDS" in its header or 240 s, times ROAM_LIMIT_SCALE (a
+# positive integer from launch.sh --env, default 1, for a run that asks
+# a case for more than usual), four times that on the debug kernel; a
+# case that hangs fails one point and the next case runs.  Each
 # case ends with a point saying that it ran to the end.  Points read
 # "[PASS] description".
 set -uo pipefail
@@ -45,8 +47,13 @@ while [ $# -gt 0 ]; do
 done
 [ ${#passes[@]} -gt 0 ] || passes=("$ROAM_DATAPATH")
 [ ${#cases[@]} -gt 0 ] || cases=(cases/*.sh)
-scale=1
-[ "${ROAM_DEBUG_KERNEL:-0}" != 1 ] || scale=4
+scale=${ROAM_LIMIT_SCALE:-1}
+[[ $scale =~ ^[1-9][0-9]{0,2}$ ]] || {
+	tap_not_ok "ROAM_LIMIT_SCALE '$scale' is a whole number from 1 to 999"
+	tap_done
+	exit 1
+}
+[ "${ROAM_DEBUG_KERNEL:-0}" != 1 ] || scale=$((scale * 4))
 
 # The TAP stream is stdout.  Tools log to stderr (ovs-dpctl says at INFO
 # level which features the module lacks): turn those lines into TAP
