@@ -346,7 +346,8 @@ leftovers() {
 
 	r=$(roam-redirect show ovs-system) || return 1
 	n=$(ovs-ofctl dump-flows br0 "cookie=$DELIVERY_COOKIE/-1") || return 1
-	echo "redirects=$(grep -c '^set ' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")"
+	# roam-redirect show: "get port=3 target=1 ..." a redirect
+	echo "redirects=$(grep -c ' port=' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")"
 }
 
 # leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
