@@ -26,6 +26,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,25 +166,28 @@ static char *guest_watch(struct guest *g, int *timer, int ms,
 #define DETOUR_TICK_MS 10
 #define DETOUR_WATCH_MS 30000
 
-/* The source, from the pause: the kernel's time of the first frame
- * redirected goes into the timeline.  OPAQUE is the guest's UUID. */
+/* The source, from the pause to the guest's departure: the kernel's
+ * time of the first frame redirected goes into the timeline, and the
+ * count of frames is kept current (the port, and its counters, go with
+ * the source's QEMU).  OPAQUE is the guest's UUID. */
 static void detour_tick(int timer, void *opaque)
 {
 	struct guest *g = guest_find(opaque);
 	struct detour *d;
+	uint64_t first;
 
 	if (!g) {
 		virEventRemoveTimeout(timer);
 		return;
 	}
 	d = &g->dt;
+	first = d->first_ns;
 	detour_sample(d);
-	if (d->first_ns)
+	if (d->first_ns && !first)
 		timeline_event_at(&g->tl, "first frame redirected to the uplink",
 				  "kernel (roam_redirect)",
 				  (long long)(d->first_ns / 1000000));
-	if (d->first_ns || !d->on ||
-	    monotonic_ms() - d->started_ms > DETOUR_WATCH_MS) {
+	if (!d->on || monotonic_ms() - d->started_ms > DETOUR_WATCH_MS) {
 		virEventRemoveTimeout(timer);
 		d->timer = -1;
 	}
@@ -369,6 +373,12 @@ static void refresh_all(int timer, void *opaque)
 
 	(void)timer;
 	if (!a->conn)
+		return;
+	/* A refresh runs roam-port for every guest, which takes the best
+	 * part of a second on a slow host, with the event loop waiting: it
+	 * held back a switchover's announcements by 0.8 s.  It waits for
+	 * the next round instead. */
+	if (guests_switching() && !a->just_connected)
 		return;
 	/* what guests that left here (or while no agent ran) left behind */
 	guests_sweep(a->conn);

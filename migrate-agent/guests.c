@@ -67,6 +67,16 @@ struct guest *guest_find(const char *uuid)
 	return NULL;
 }
 
+bool guests_switching(void)
+{
+	struct guest *g;
+
+	for (g = guests; g; g = g->next)
+		if (g->sw.timer >= 0)
+			return true;
+	return false;
+}
+
 struct guest *guest_get(virDomainPtr dom)
 {
 	char uuid[VIR_UUID_STRING_BUFLEN];

@@ -39,6 +39,10 @@ struct guest *guest_get(virDomainPtr dom);
 /* guest_find - the guest with UUID, or NULL (it was forgotten). */
 struct guest *guest_find(const char *uuid);
 
+/* guests_switching - whether a guest's switchover is being watched (the
+ * seconds after it resumed here), when nothing may hold the event loop. */
+bool guests_switching(void);
+
 /* guest_forget - G's rules dropped from this host, its state file
  * removed, G freed.  For a guest that left (migrated away or stopped).
  * When the drop fails, the state file stays for guests_sweep to try
