@@ -252,19 +252,24 @@ static void on_resumed_here(struct guest *g)
  * A guest that runs here with no migration of ours under way has no use
  * for a redirect of its ports or a delivery rule for its MAC.  Only an
  * agent killed during a migration leaves them; the next one takes them
- * out, at its start and when such a guest resumes.
+ * out, at its start and when such a guest resumes.  Returns false,
+ * touching nothing, while a switchover or detour of this agent's is
+ * under way for G; otherwise G's switchover is prepared afresh, from its
+ * ports as they are now.
  */
-static void clear_leftovers(virDomainPtr dom, struct guest *g)
+static bool clear_leftovers(virDomainPtr dom, struct guest *g)
 {
 	int n;
 
-	if (g->sw.delivering || g->dt.on)
-		return;
+	if (g->sw.delivering || g->sw.timer >= 0 || g->dt.on)
+		return false;
 	n = detour_clear(dom);
 	if (n > 0)
 		fprintf(stderr, "roam-migrate-agent: %s: removed %d redirect(s) an earlier agent left\n",
 			g->name, n);
-	switchover_clear(dom);
+	if (switchover_prepare(dom, &g->sw) > 0)
+		switchover_clear(&g->sw);
+	return true;
 }
 
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
@@ -319,9 +324,8 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		/* a migration that began before this agent did (either
 		 * side): what the one before left goes, and a guest that
 		 * arrived is announced all the same */
-		clear_leftovers(dom, g);
-		if (detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED &&
-		    switchover_prepare(dom, &g->sw) > 0)
+		if (clear_leftovers(dom, g) &&
+		    detail == VIR_DOMAIN_EVENT_RESUMED_MIGRATED && g->sw.n > 0)
 			on_resumed_here(g);
 		break;
 	case VIR_DOMAIN_EVENT_STOPPED:

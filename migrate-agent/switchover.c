@@ -213,14 +213,9 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 	return sw->n;
 }
 
-void switchover_clear(virDomainPtr dom)
+void switchover_clear(struct switchover *sw)
 {
-	struct switchover sw;
-
-	/* the ports as an incoming guest's would be; whether rules are in
-	 * or not, deleting by cookie and MAC is right */
-	if (switchover_prepare(dom, &sw) > 0) {
-		sw.delivering = true;
-		switchover_undeliver(&sw);
-	}
+	/* deleting by cookie and MAC is right whether rules are in or not */
+	sw->delivering = true;
+	switchover_undeliver(sw);
 }

@@ -64,11 +64,12 @@ int switchover_deliver(struct switchover *sw);
 void switchover_undeliver(struct switchover *sw);
 
 /*
- * switchover_clear - take out any delivery rule for DOM's MACs, which
- * only an agent killed during a migration leaves behind: for a guest that
- * runs here with no switchover of ours under way.
+ * switchover_clear - take out any delivery rule for SW's MACs, whether
+ * this agent put it in or not (only an agent killed during a migration
+ * leaves one behind): for a guest that runs here with no switchover of
+ * ours under way.
  */
-void switchover_clear(virDomainPtr dom);
+void switchover_clear(struct switchover *sw);
 
 /*
  * switchover_prepare - SW gets the announcements of DOM's Open vSwitch
