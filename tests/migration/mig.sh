@@ -282,20 +282,39 @@ migrate() {
 # uplink_cap NAME: capture every frame of the guest's MAC on this host's
 # uplink, both ways, in $CAPS/NAME, in the background (it outlives a peer
 # call); uplink_counts NAME stops it and prints "untagged=U vlan10=T".
+# With MIG_PCAP set, the same frames also go to NAME.in.pcap and
+# NAME.out.pcap (as received and as sent; 128 bytes of each), which
+# uplink_counts copies to the run's out/ directory for
+# tests/migration/lossmap.py.
 uplink_cap() {
-	rm -f "$CAPS/$1" "$CAPS/$1.err"
+	local way err
+
+	rm -f "$CAPS/$1" "$CAPS/$1".*
 	setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q inout -nn -e -l \
 		ether host "$GUEST_MAC" >"$CAPS/$1" 2>"$CAPS/$1.err" </dev/null &
 	echo $! >"$MIG/$1.pid"
-	wait_for 100 grep -q 'listening on' "$CAPS/$1.err" || {
-		cat "$CAPS/$1.err"
-		return 1
-	}
+	for way in ${MIG_PCAP:+in out}; do
+		setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q "$way" -s 128 -U \
+			-w "$CAPS/$1.$way.pcap" ether host "$GUEST_MAC" \
+			2>"$CAPS/$1.$way.err" </dev/null &
+		echo $! >"$MIG/$1.$way.pid"
+	done
+	for err in "$CAPS/$1.err" ${MIG_PCAP:+"$CAPS/$1.in.err" "$CAPS/$1.out.err"}; do
+		wait_for 100 grep -q 'listening on' "$err" || {
+			cat "$err"
+			return 1
+		}
+	done
 }
 
 uplink_counts() {
-	local pid
+	local pid way
 
+	for way in ${MIG_PCAP:+in out}; do
+		pid=$(cat "$MIG/$1.$way.pid") || return 1
+		kill -INT "$pid" && wait_for_exit "$pid" 50 &&
+			cp "$CAPS/$1.$way.pcap" "$ROAM_SHARED/out/" || return 1
+	done
 	pid=$(cat "$MIG/$1.pid") || return 1
 	kill -INT "$pid" && wait_for_exit "$pid" 50 || return 1
 	awk '/ > / && !/ethertype 802\.1Q/ { u++ }
@@ -681,8 +700,8 @@ scenario() {
 	: >"$results"
 	events_start
 	cap_start obs 2 eth0 in
-	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap up1
-	check "[$mode] host 2 captures the guest's frames on its uplink" peer "uplink_cap up2"
+	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap "up1.$mode"
+	check "[$mode] host 2 captures the guest's frames on its uplink" peer "uplink_cap up2.$mode"
 	check "[$mode] the observer's capture runs" cap_ready obs
 	check "[$mode] the observer's control: it hears host 2's beacon on VLAN 20" \
 		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
@@ -725,7 +744,7 @@ scenario() {
 	check "[$mode] ... but it saw the beacon (the capture's control)" \
 		positive "$(count_lines obs "$(ns_ip 4) > ")"
 	for i in 1 2; do
-		w=$(on_host "$i" uplink_counts "up$i")
+		w=$(on_host "$i" uplink_counts "up$i.$mode")
 		check_output "[$mode] host $i's uplink carried nothing of the guest's untagged" \
 			0 field "$w" untagged
 		check "[$mode] ... and its frames tagged 10 (the control: $w)" \
