@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tapqueue.c: see tapqueue.h.
+ */
+#include "tapqueue.h"
+
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/if_tun.h>
+#include <linux/virtio_net.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+/* A tap's queue holds at most its txqueuelen frames (tun's default is
+ * 500); a drain that reads more than this is not reading a stopped
+ * guest's queue, and stops. */
+#define DRAIN_MAX_FRAMES 4096
+/* The largest frame a tap hands out: a 64 KiB GSO frame, its headers. */
+#define FRAME_MAX (65536 + 256)
+
+/* Whether the descriptor FD of the process PID is a tun file of DEV. */
+static bool holds_tap(const char *pid, const char *fd, const char *dev)
+{
+	char path[sizeof("/proc//fdinfo/") + 2 * NAME_MAX], target[32];
+	char line[64], want[IFNAMSIZ + 8];
+	bool found = false;
+	ssize_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, fd);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len < 0)
+		return false;
+	target[len] = '\0';
+	if (strcmp(target, "/dev/net/tun"))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "iff:\t%s\n", dev);
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strcmp(line, want);
+	fclose(f);
+	return found;
+}
+
+/* Q's descriptors: the process PID's files of DEV. */
+static void scan_process(const char *pid, const char *dev, struct tapq *q)
+{
+	char path[sizeof("/proc//fd") + NAME_MAX];
+	struct dirent *e;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while (q->n < TAPQ_MAX_QUEUES && (e = readdir(dir)))
+		if (e->d_name[0] != '.' && holds_tap(pid, e->d_name, dev))
+			q->fd[q->n++] = atoi(e->d_name);
+	closedir(dir);
+}
+
+int tapq_find(const char *dev, struct tapq *q)
+{
+	struct dirent *e;
+	DIR *proc;
+
+	memset(q, 0, sizeof(*q));
+	proc = opendir("/proc");
+	if (!proc)
+		return -1;
+	while (!q->n && (e = readdir(proc))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		scan_process(e->d_name, dev, q);
+		if (q->n)
+			q->pid = atoi(e->d_name);
+	}
+	closedir(proc);
+	return q->n ? 0 : -1;
+}
+
+/*
+ * Send FRAME (LEN bytes, after the tap's vnet header VH) out by SOCK,
+ * VLAN pushed if it is untagged.  The packet socket takes the same
+ * header, little-endian on these hosts as the tap's is (virtio 1.0): a
+ * tag pushed moves the offsets it gives by 4.
+ */
+static int send_frame(int sock, struct virtio_net_hdr *vh,
+		      unsigned char *frame, size_t len, uint16_t vlan)
+{
+	struct msghdr msg = { 0 };
+	struct iovec iov[4];
+	unsigned char tag[4];
+	uint16_t type;
+	int n = 0;
+
+	if (len < ETH_HLEN)
+		return -1;
+	/* DATA_VALID is what the tap tells its reader; a sender may only
+	 * ask for a checksum */
+	vh->flags &= VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	iov[n++] = (struct iovec){ .iov_base = vh, .iov_len = sizeof(*vh) };
+	memcpy(&type, frame + 2 * ETH_ALEN, sizeof(type));
+	if (vlan && type != htons(ETH_P_8021Q) && type != htons(ETH_P_8021AD)) {
+		uint16_t tpid = htons(ETH_P_8021Q), tci = htons(vlan);
+
+		memcpy(tag, &tpid, 2);
+		memcpy(tag + 2, &tci, 2);
+		if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+			vh->csum_start = htole16(le16toh(vh->csum_start) + 4);
+		if (vh->hdr_len)
+			vh->hdr_len = htole16(le16toh(vh->hdr_len) + 4);
+		iov[n++] = (struct iovec){ .iov_base = frame, .iov_len = 2 * ETH_ALEN };
+		iov[n++] = (struct iovec){ .iov_base = tag, .iov_len = sizeof(tag) };
+		iov[n++] = (struct iovec){ .iov_base = frame + 2 * ETH_ALEN,
+					   .iov_len = len - 2 * ETH_ALEN };
+	} else {
+		iov[n++] = (struct iovec){ .iov_base = frame, .iov_len = len };
+	}
+	msg.msg_iov = iov;
+	msg.msg_iovlen = n;
+	return sendmsg(sock, &msg, 0) < 0 ? -1 : 0;
+}
+
+/* A copy of a tap's file, and what comes before each frame read from or
+ * written to it: tun's packet information, then the vnet header. */
+struct tap {
+	int fd;
+	int pi;
+	int hdrsz;
+	bool nonblocking;
+};
+
+/* T: the tap DEV, descriptor FD of PIDFD's process.  Returns 0, or -1
+ * with a message. */
+static int tap_get(int pidfd, int fd, const char *dev, struct tap *t)
+{
+	struct ifreq ifr = { 0 };
+	int flags;
+
+	t->fd = pidfd_getfd(pidfd, fd, 0);
+	if (t->fd < 0) {
+		fprintf(stderr, "roam-migrate-agent: %s: its holder's descriptor %d: %m\n",
+			dev, fd);
+		return -1;
+	}
+	t->hdrsz = 0;
+	flags = fcntl(t->fd, F_GETFL);
+	t->nonblocking = flags >= 0 && (flags & O_NONBLOCK);
+	if (ioctl(t->fd, TUNGETIFF, &ifr) || strcmp(ifr.ifr_name, dev) ||
+	    !(ifr.ifr_flags & IFF_TAP)) {
+		fprintf(stderr, "roam-migrate-agent: %s: descriptor %d is no longer its tap\n",
+			dev, fd);
+		goto close_fd;
+	}
+	if ((ifr.ifr_flags & IFF_VNET_HDR) &&
+	    (ioctl(t->fd, TUNGETVNETHDRSZ, &t->hdrsz) ||
+	     t->hdrsz < (int)sizeof(struct virtio_net_hdr))) {
+		fprintf(stderr, "roam-migrate-agent: %s: no vnet header size\n", dev);
+		goto close_fd;
+	}
+	t->pi = ifr.ifr_flags & IFF_NO_PI ? 0 : (int)sizeof(struct tun_pi);
+	return 0;
+
+close_fd:
+	close(t->fd);
+	return -1;
+}
+
+/* The tap DEV's queue that is descriptor FD of PIDFD's process, into
+ * SOCK; BUF holds a frame.  Returns the frames sent, or -1. */
+static int drain_queue(int pidfd, int fd, const char *dev, int sock,
+		       uint16_t vlan, unsigned char *buf, int *failed)
+{
+	struct tap t;
+	int sent = 0, i;
+
+	if (tap_get(pidfd, fd, dev, &t))
+		return -1;
+	if (!t.nonblocking) {
+		fprintf(stderr, "roam-migrate-agent: %s: its holder reads it blocking: not drained\n",
+			dev);
+		close(t.fd);
+		return -1;
+	}
+	for (i = 0; i < DRAIN_MAX_FRAMES; i++) {
+		struct virtio_net_hdr vh = { 0 };
+		ssize_t len = read(t.fd, buf, FRAME_MAX);
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0) {
+			if (errno != EAGAIN)
+				fprintf(stderr, "roam-migrate-agent: %s: reading its queue: %m\n",
+					dev);
+			break;
+		}
+		if (len < t.pi + t.hdrsz) {
+			(*failed)++;
+			continue;
+		}
+		if (t.hdrsz)
+			memcpy(&vh, buf + t.pi, sizeof(vh));
+		if (send_frame(sock, &vh, buf + t.pi + t.hdrsz,
+			       (size_t)(len - t.pi - t.hdrsz), vlan))
+			(*failed)++;
+		else
+			sent++;
+	}
+	close(t.fd);
+	return sent;
+}
+
+int tapq_inject(const struct tapq *q, const char *dev, const void *frame,
+		size_t len)
+{
+	/* tun's packet information and any vnet header: zeroes say "an
+	 * Ethernet frame, no offload" (tun reads the protocol from it) */
+	unsigned char head[sizeof(struct tun_pi) + 32] = { 0 };
+	struct iovec iov[2];
+	int pidfd, rc = -1;
+	struct tap t;
+
+	if (!q->pid)
+		return -1;
+	pidfd = pidfd_open(q->pid, 0);
+	if (pidfd < 0) {
+		fprintf(stderr, "roam-migrate-agent: %s: its holder %d: %m\n", dev, q->pid);
+		return -1;
+	}
+	if (tap_get(pidfd, q->fd[0], dev, &t))
+		goto close_pidfd;
+	if (t.pi + t.hdrsz > (int)sizeof(head)) {
+		fprintf(stderr, "roam-migrate-agent: %s: a vnet header of %d bytes\n",
+			dev, t.hdrsz);
+		goto close_tap;
+	}
+	iov[0] = (struct iovec){ .iov_base = head, .iov_len = (size_t)(t.pi + t.hdrsz) };
+	iov[1] = (struct iovec){ .iov_base = (void *)frame, .iov_len = len };
+	if (writev(t.fd, iov, 2) == (ssize_t)(iov[0].iov_len + len))
+		rc = 0;
+	else
+		fprintf(stderr, "roam-migrate-agent: %s: writing to it: %m\n", dev);
+close_tap:
+	close(t.fd);
+close_pidfd:
+	close(pidfd);
+	return rc;
+}
+
+int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
+	       uint16_t vlan, int *failed)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	int pidfd, sock, one = 1, i, n, sent = -1;
+	unsigned char *buf;
+
+	*failed = 0;
+	if (!q->pid)
+		return -1;
+	sll.sll_ifindex = (int)if_nametoindex(uplink);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "roam-migrate-agent: no uplink %s: %m\n", uplink);
+		return -1;
+	}
+	buf = malloc(FRAME_MAX);
+	if (!buf)
+		return -1;
+	pidfd = pidfd_open(q->pid, 0);
+	if (pidfd < 0) {
+		fprintf(stderr, "roam-migrate-agent: %s: its holder %d: %m\n", dev, q->pid);
+		goto free_buf;
+	}
+	/* protocol 0: it sends, and receives nothing */
+	sock = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (sock < 0) {
+		fprintf(stderr, "roam-migrate-agent: a packet socket: %m\n");
+		goto close_pidfd;
+	}
+	if (setsockopt(sock, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) ||
+	    bind(sock, (struct sockaddr *)&sll, sizeof(sll))) {
+		fprintf(stderr, "roam-migrate-agent: a packet socket on %s: %m\n", uplink);
+		goto close_sock;
+	}
+	for (i = 0; i < q->n; i++) {
+		n = drain_queue(pidfd, q->fd[i], dev, sock, vlan, buf, failed);
+		if (n >= 0)
+			sent = (sent < 0 ? 0 : sent) + n;
+	}
+close_sock:
+	close(sock);
+close_pidfd:
+	close(pidfd);
+free_buf:
+	free(buf);
+	return sent;
+}

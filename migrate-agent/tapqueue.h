@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tapqueue.h: the frames a paused guest will never read on the source.
+ * Between QEMU's stop and the redirect (detour.h), what the switch sends
+ * to the guest's tap waits in the tap's queue for a reader that will not
+ * come back: QEMU reads nothing while the VM is stopped, and the guest
+ * goes on at the destination.  The agent takes those frames out of the
+ * queue, through its own copy of QEMU's file of the tap (pidfd_getfd(2):
+ * the same queue, so nothing is read twice), and sends them where the
+ * redirect sends the rest: out by the uplink, the port's untagged VLAN
+ * pushed, offloads (GSO, checksum) kept by the packet socket's vnet
+ * header.  They reach the destination's tap behind the first redirected
+ * frames, before the guest resumes there.
+ *
+ * On the destination, the same copy of QEMU's file lets the agent speak
+ * for the guest the moment it resumes (tapq_inject): its announcement
+ * enters the switch on the guest's port, as QEMU's own would.
+ */
+#ifndef ROAM_AGENT_TAPQUEUE_H
+#define ROAM_AGENT_TAPQUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TAPQ_MAX_QUEUES 8
+
+/* Where a tap's queues are read: which process holds them, by which
+ * descriptors (a multiqueue tap has one a queue). */
+struct tapq {
+	pid_t pid;			/* 0: not found */
+	int n;
+	int fd[TAPQ_MAX_QUEUES];	/* in PID */
+};
+
+/*
+ * tapq_find - fill Q with the process that holds the tap DEV and its
+ * descriptors of it (from /proc/PID/fdinfo, where a tun file says
+ * "iff: DEV").  Slow (it reads every process's descriptors): ask it while
+ * the guest runs.  Returns 0, or -1 with Q->pid 0 when nobody holds DEV.
+ */
+int tapq_find(const char *dev, struct tapq *q);
+
+/*
+ * tapq_drain - send every frame waiting in Q's queues of the tap DEV out
+ * by the device UPLINK, VLAN pushed on the untagged ones (0: none).  The
+ * holder must not be reading (a stopped VM), and its files must be
+ * non-blocking, as QEMU's are: a file that is not is left alone.
+ * Returns how many frames went out, or -1 (with a message) if no queue
+ * could be read; a frame that could not be sent is counted in *FAILED.
+ */
+int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
+	       uint16_t vlan, int *failed);
+
+/*
+ * tapq_inject - hand FRAME (LEN bytes, Ethernet) to the tap DEV of Q as
+ * if its reader had sent it, the way QEMU sends a guest's announcements:
+ * the switch receives it on the guest's port.  Returns 0, or -1 with a
+ * message.
+ */
+int tapq_inject(const struct tapq *q, const char *dev, const void *frame,
+		size_t len);
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tap-queue: the migration agent's tap queue code (migrate-agent/
+ * tapqueue.h) on its own, for the kernel suite's case 56.
+ *
+ *   tap-queue hold DEV [block]
+ *	make the tap DEV (vnet header of 12 bytes, as QEMU's) and hold it
+ *	without reading, as a stopped QEMU does; non-blocking unless
+ *	"block"; prints "holding DEV" and waits for a signal.
+ *   tap-queue drain DEV UPLINK VLAN
+ *	send on what DEV's queue holds; prints "sent N failed F".
+ *   tap-queue inject DEV MAC
+ *	write a RARP from MAC into DEV as its holder would.
+ *
+ * Exit status 0, or 1 with a message on stderr.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+
+#include "tapqueue.h"
+
+static int hold(const char *dev, int blocking)
+{
+	struct ifreq ifr = { 0 };
+	int fd, hdrsz = 12;
+
+	fd = open("/dev/net/tun", O_RDWR | (blocking ? 0 : O_NONBLOCK));
+	if (fd < 0) {
+		perror("tap-queue: /dev/net/tun");
+		return 1;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR;
+	if (ioctl(fd, TUNSETIFF, &ifr) || ioctl(fd, TUNSETVNETHDRSZ, &hdrsz)) {
+		perror("tap-queue: making the tap");
+		return 1;
+	}
+	printf("holding %s\n", dev);
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tapq q;
+	int n, failed;
+
+	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "hold"))
+		return hold(argv[2], argc == 4 && !strcmp(argv[3], "block"));
+	if (argc < 3 || tapq_find(argv[2], &q)) {
+		fprintf(stderr, "tap-queue: usage, or nobody holds %s\n",
+			argc >= 3 ? argv[2] : "the tap");
+		return 1;
+	}
+	if (argc == 5 && !strcmp(argv[1], "drain")) {
+		n = tapq_drain(&q, argv[2], argv[3], (uint16_t)atoi(argv[4]), &failed);
+		if (n < 0)
+			return 1;
+		printf("sent %d failed %d\n", n, failed);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "inject")) {
+		unsigned char f[60] = { 0 };
+		unsigned int m[6];
+		int i;
+
+		if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2],
+			   &m[3], &m[4], &m[5]) != 6)
+			return 1;
+		memset(f, 0xff, 6);
+		for (i = 0; i < 6; i++)
+			f[6 + i] = (unsigned char)m[i];
+		f[12] = 0x80;
+		f[13] = 0x35;
+		return tapq_inject(&q, argv[2], f, sizeof(f)) ? 1 : 0;
+	}
+	fprintf(stderr, "tap-queue: usage: hold DEV [block] | drain DEV UPLINK VLAN | inject DEV MAC\n");
+	return 1;
+}
