@@ -296,7 +296,7 @@ uplink_cap() {
 	for way in ${MIG_PCAP:+in out}; do
 		setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q "$way" -s 128 -U \
 			-w "$CAPS/$1.$way.pcap" ether host "$GUEST_MAC" \
-			2>"$CAPS/$1.$way.err" </dev/null &
+			>/dev/null 2>"$CAPS/$1.$way.err" </dev/null &
 		echo $! >"$MIG/$1.$way.pid"
 	done
 	for err in "$CAPS/$1.err" ${MIG_PCAP:+"$CAPS/$1.in.err" "$CAPS/$1.out.err"}; do
