@@ -139,93 +139,175 @@ static int send_frame(int sock, struct virtio_net_hdr *vh,
 	return sendmsg(sock, &msg, 0) < 0 ? -1 : 0;
 }
 
-/* A copy of a tap's file, and what comes before each frame read from or
- * written to it: tun's packet information, then the vnet header. */
-struct tap {
-	int fd;
-	int pi;
-	int hdrsz;
-	bool nonblocking;
-};
-
-/* T: the tap DEV, descriptor FD of PIDFD's process.  Returns 0, or -1
- * with a message. */
-static int tap_get(int pidfd, int fd, const char *dev, struct tap *t)
+/* F: a copy of the tap DEV's file that is descriptor FD of PIDFD's
+ * process.  Returns 0, or -1 with a message; *NONBLOCKING tells whether
+ * its holder reads it non-blocking. */
+static int tap_get(int pidfd, int fd, const char *dev, struct tapq_file *f,
+		   bool *nonblocking)
 {
 	struct ifreq ifr = { 0 };
 	int flags;
 
-	t->fd = pidfd_getfd(pidfd, fd, 0);
-	if (t->fd < 0) {
+	f->fd = pidfd_getfd(pidfd, fd, 0);
+	if (f->fd < 0) {
 		fprintf(stderr, "roam-migrate-agent: %s: its holder's descriptor %d: %m\n",
 			dev, fd);
 		return -1;
 	}
-	t->hdrsz = 0;
-	flags = fcntl(t->fd, F_GETFL);
-	t->nonblocking = flags >= 0 && (flags & O_NONBLOCK);
-	if (ioctl(t->fd, TUNGETIFF, &ifr) || strcmp(ifr.ifr_name, dev) ||
+	f->hdrsz = 0;
+	flags = fcntl(f->fd, F_GETFL);
+	*nonblocking = flags >= 0 && (flags & O_NONBLOCK);
+	if (ioctl(f->fd, TUNGETIFF, &ifr) || strcmp(ifr.ifr_name, dev) ||
 	    !(ifr.ifr_flags & IFF_TAP)) {
 		fprintf(stderr, "roam-migrate-agent: %s: descriptor %d is no longer its tap\n",
 			dev, fd);
 		goto close_fd;
 	}
 	if ((ifr.ifr_flags & IFF_VNET_HDR) &&
-	    (ioctl(t->fd, TUNGETVNETHDRSZ, &t->hdrsz) ||
-	     t->hdrsz < (int)sizeof(struct virtio_net_hdr))) {
+	    (ioctl(f->fd, TUNGETVNETHDRSZ, &f->hdrsz) ||
+	     f->hdrsz < (int)sizeof(struct virtio_net_hdr))) {
 		fprintf(stderr, "roam-migrate-agent: %s: no vnet header size\n", dev);
 		goto close_fd;
 	}
-	t->pi = ifr.ifr_flags & IFF_NO_PI ? 0 : (int)sizeof(struct tun_pi);
+	f->pi = ifr.ifr_flags & IFF_NO_PI ? 0 : (int)sizeof(struct tun_pi);
 	return 0;
 
 close_fd:
-	close(t->fd);
+	close(f->fd);
+	f->fd = -1;
 	return -1;
 }
 
-/* The tap DEV's queue that is descriptor FD of PIDFD's process, into
- * SOCK; BUF holds a frame.  Returns the frames sent, or -1. */
-static int drain_queue(int pidfd, int fd, const char *dev, int sock,
-		       uint16_t vlan, unsigned char *buf, int *failed)
+int tapq_hold(const struct tapq *q, const char *dev, const char *uplink,
+	      uint16_t vlan, struct tapq_hold *h)
 {
-	struct tap t;
-	int sent = 0, i;
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	bool nonblocking;
+	int pidfd, one = 1, i;
 
-	if (tap_get(pidfd, fd, dev, &t))
+	memset(h, 0, sizeof(*h));
+	h->sock = -1;
+	if (!q->pid || strlen(dev) >= sizeof(h->dev))
 		return -1;
-	if (!t.nonblocking) {
-		fprintf(stderr, "roam-migrate-agent: %s: its holder reads it blocking: not drained\n",
-			dev);
-		close(t.fd);
+	strcpy(h->dev, dev);
+	h->vlan = vlan;
+	sll.sll_ifindex = (int)if_nametoindex(uplink);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "roam-migrate-agent: no uplink %s: %m\n", uplink);
 		return -1;
 	}
+	h->buf = malloc(FRAME_MAX);
+	if (!h->buf)
+		return -1;
+	/* protocol 0: it sends, and receives nothing */
+	h->sock = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (h->sock < 0 ||
+	    setsockopt(h->sock, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) ||
+	    bind(h->sock, (struct sockaddr *)&sll, sizeof(sll))) {
+		fprintf(stderr, "roam-migrate-agent: a packet socket on %s: %m\n", uplink);
+		goto release;
+	}
+	pidfd = pidfd_open(q->pid, 0);
+	if (pidfd < 0) {
+		fprintf(stderr, "roam-migrate-agent: %s: its holder %d: %m\n", dev, q->pid);
+		goto release;
+	}
+	for (i = 0; i < q->n; i++) {
+		struct tapq_file *f = &h->f[h->n];
+
+		if (tap_get(pidfd, q->fd[i], dev, f, &nonblocking))
+			continue;
+		/* a blocking holder's file: a read could wait for ever */
+		if (!nonblocking) {
+			fprintf(stderr, "roam-migrate-agent: %s: its holder reads it blocking: not drained\n",
+				dev);
+			close(f->fd);
+			continue;
+		}
+		h->n++;
+	}
+	close(pidfd);
+	if (h->n)
+		return 0;
+release:
+	tapq_release(h);
+	return -1;
+}
+
+void tapq_release(struct tapq_hold *h)
+{
+	int i;
+
+	if (!h->buf)		/* never held, or let go already */
+		return;
+	for (i = 0; i < h->n; i++)
+		close(h->f[i].fd);
+	h->n = 0;
+	if (h->sock >= 0)
+		close(h->sock);
+	h->sock = -1;
+	free(h->buf);
+	h->buf = NULL;
+}
+
+/* What F's queue holds, out by H's socket, counted in C. */
+static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
+		       struct tapq_counts *c)
+{
+	int i;
+
 	for (i = 0; i < DRAIN_MAX_FRAMES; i++) {
 		struct virtio_net_hdr vh = { 0 };
-		ssize_t len = read(t.fd, buf, FRAME_MAX);
+		ssize_t len = read(f->fd, h->buf, FRAME_MAX);
+		unsigned char *frame;
 
 		if (len < 0 && errno == EINTR)
 			continue;
 		if (len < 0) {
 			if (errno != EAGAIN)
 				fprintf(stderr, "roam-migrate-agent: %s: reading its queue: %m\n",
-					dev);
+					h->dev);
 			break;
 		}
-		if (len < t.pi + t.hdrsz) {
-			(*failed)++;
+		len -= f->pi + f->hdrsz;
+		frame = h->buf + f->pi + f->hdrsz;
+		if (len < ETH_HLEN) {
+			c->failed++;
 			continue;
 		}
-		if (t.hdrsz)
-			memcpy(&vh, buf + t.pi, sizeof(vh));
-		if (send_frame(sock, &vh, buf + t.pi + t.hdrsz,
-			       (size_t)(len - t.pi - t.hdrsz), vlan))
-			(*failed)++;
+		if (frame[0] & 1) {
+			c->group++;
+			continue;
+		}
+		if (f->hdrsz)
+			memcpy(&vh, h->buf + f->pi, sizeof(vh));
+		if (send_frame(h->sock, &vh, frame, (size_t)len, h->vlan))
+			c->failed++;
 		else
-			sent++;
+			c->sent++;
 	}
-	close(t.fd);
-	return sent;
+}
+
+void tapq_hold_drain(struct tapq_hold *h, int fd, struct tapq_counts *c)
+{
+	int i;
+
+	for (i = 0; i < h->n; i++)
+		if (fd < 0 || h->f[i].fd == fd)
+			drain_file(h, &h->f[i], c);
+}
+
+int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
+	       uint16_t vlan, struct tapq_counts *c)
+{
+	struct tapq_hold h;
+
+	memset(c, 0, sizeof(*c));
+	if (tapq_hold(q, dev, uplink, vlan, &h))
+		return -1;
+	tapq_hold_drain(&h, -1, c);
+	tapq_release(&h);
+	return 0;
 }
 
 int tapq_inject(const struct tapq *q, const char *dev, const void *frame,
@@ -235,8 +317,9 @@ int tapq_inject(const struct tapq *q, const char *dev, const void *frame,
 	 * Ethernet frame, no offload" (tun reads the protocol from it) */
 	unsigned char head[sizeof(struct tun_pi) + 32] = { 0 };
 	struct iovec iov[2];
+	struct tapq_file t;
 	int pidfd, rc = -1;
-	struct tap t;
+	bool nonblocking;
 
 	if (!q->pid)
 		return -1;
@@ -245,7 +328,7 @@ int tapq_inject(const struct tapq *q, const char *dev, const void *frame,
 		fprintf(stderr, "roam-migrate-agent: %s: its holder %d: %m\n", dev, q->pid);
 		return -1;
 	}
-	if (tap_get(pidfd, q->fd[0], dev, &t))
+	if (tap_get(pidfd, q->fd[0], dev, &t, &nonblocking))
 		goto close_pidfd;
 	if (t.pi + t.hdrsz > (int)sizeof(head)) {
 		fprintf(stderr, "roam-migrate-agent: %s: a vnet header of %d bytes\n",
@@ -265,50 +348,3 @@ close_pidfd:
 	return rc;
 }
 
-int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
-	       uint16_t vlan, int *failed)
-{
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	int pidfd, sock, one = 1, i, n, sent = -1;
-	unsigned char *buf;
-
-	*failed = 0;
-	if (!q->pid)
-		return -1;
-	sll.sll_ifindex = (int)if_nametoindex(uplink);
-	if (!sll.sll_ifindex) {
-		fprintf(stderr, "roam-migrate-agent: no uplink %s: %m\n", uplink);
-		return -1;
-	}
-	buf = malloc(FRAME_MAX);
-	if (!buf)
-		return -1;
-	pidfd = pidfd_open(q->pid, 0);
-	if (pidfd < 0) {
-		fprintf(stderr, "roam-migrate-agent: %s: its holder %d: %m\n", dev, q->pid);
-		goto free_buf;
-	}
-	/* protocol 0: it sends, and receives nothing */
-	sock = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (sock < 0) {
-		fprintf(stderr, "roam-migrate-agent: a packet socket: %m\n");
-		goto close_pidfd;
-	}
-	if (setsockopt(sock, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) ||
-	    bind(sock, (struct sockaddr *)&sll, sizeof(sll))) {
-		fprintf(stderr, "roam-migrate-agent: a packet socket on %s: %m\n", uplink);
-		goto close_sock;
-	}
-	for (i = 0; i < q->n; i++) {
-		n = drain_queue(pidfd, q->fd[i], dev, sock, vlan, buf, failed);
-		if (n >= 0)
-			sent = (sent < 0 ? 0 : sent) + n;
-	}
-close_sock:
-	close(sock);
-close_pidfd:
-	close(pidfd);
-free_buf:
-	free(buf);
-	return sent;
-}

@@ -9,7 +9,7 @@
  * the same queue, so nothing is read twice), and sends them where the
  * redirect sends the rest: out by the uplink, the port's untagged VLAN
  * pushed, offloads (GSO, checksum) kept by the packet socket's vnet
- * header.  They reach the destination's tap behind the first redirected
+ * header; group-addressed frames are dropped, as the redirect drops them.  They reach the destination's tap behind the first redirected
  * frames, before the guest resumes there.
  *
  * On the destination, the same copy of QEMU's file lets the agent speak
@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <net/if.h>
 #include <sys/types.h>
 
 #define TAPQ_MAX_QUEUES 8
@@ -41,16 +42,59 @@ struct tapq {
  */
 int tapq_find(const char *dev, struct tapq *q);
 
+/* What a drain did with the frames it took from a tap. */
+struct tapq_counts {
+	int sent;	/* out by the uplink */
+	int group;	/* group-addressed: the switch flooded them to the
+			 * other hosts already, so they are not sent twice */
+	int failed;	/* could not be sent */
+};
+
 /*
  * tapq_drain - send every frame waiting in Q's queues of the tap DEV out
- * by the device UPLINK, VLAN pushed on the untagged ones (0: none).  The
- * holder must not be reading (a stopped VM), and its files must be
- * non-blocking, as QEMU's are: a file that is not is left alone.
- * Returns how many frames went out, or -1 (with a message) if no queue
- * could be read; a frame that could not be sent is counted in *FAILED.
+ * by the device UPLINK, VLAN pushed on the untagged ones (0: none),
+ * unicast only; *C counts them.  The holder must not be reading (a
+ * stopped VM), and its files must be non-blocking, as QEMU's are: a file
+ * that is not is left alone.  Returns 0, or -1 (with a message) if no
+ * queue could be read.
  */
 int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
-	       uint16_t vlan, int *failed);
+	       uint16_t vlan, struct tapq_counts *c);
+
+/* One of a tap's queues, through the agent's copy of its holder's file. */
+struct tapq_file {
+	int fd;
+	int pi;		/* bytes of tun's packet information before a frame */
+	int hdrsz;	/* then bytes of vnet header */
+};
+
+/* A tap's queues held, for as long as frames may still come in: each is
+ * drained when it is readable (tapq_hold_drain), until tapq_release. */
+struct tapq_hold {
+	int n;
+	struct tapq_file f[TAPQ_MAX_QUEUES];
+	int sock;		/* the packet socket on the uplink */
+	uint16_t vlan;
+	char dev[IFNAMSIZ];
+	unsigned char *buf;	/* one frame */
+};
+
+/*
+ * tapq_hold - H gets copies of Q's files of the tap DEV (the
+ * non-blocking ones), and a way out by UPLINK, for VLAN: tapq_drain's
+ * first half.  Returns 0, or -1 with a message and nothing held.
+ * While H is held, the tap outlives its holder.
+ */
+int tapq_hold(const struct tapq *q, const char *dev, const char *uplink,
+	      uint16_t vlan, struct tapq_hold *h);
+
+/* tapq_hold_drain - drain H's queue with the descriptor FD (-1: all of
+ * them), adding to *C. */
+void tapq_hold_drain(struct tapq_hold *h, int fd, struct tapq_counts *c);
+
+/* tapq_release - close what H holds; nothing for an H never held (all
+ * zeroes) or let go already. */
+void tapq_release(struct tapq_hold *h);
 
 /*
  * tapq_inject - hand FRAME (LEN bytes, Ethernet) to the tap DEV of Q as

@@ -8,7 +8,7 @@
  *	without reading, as a stopped QEMU does; non-blocking unless
  *	"block"; prints "holding DEV" and waits for a signal.
  *   tap-queue drain DEV UPLINK VLAN
- *	send on what DEV's queue holds; prints "sent N failed F".
+ *	send on what DEV's queue holds; prints "sent N group G failed F".
  *   tap-queue inject DEV MAC
  *	write a RARP from MAC into DEV as its holder would.
  *
@@ -50,8 +50,8 @@ static int hold(const char *dev, int blocking)
 
 int main(int argc, char **argv)
 {
+	struct tapq_counts c;
 	struct tapq q;
-	int n, failed;
 
 	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "hold"))
 		return hold(argv[2], argc == 4 && !strcmp(argv[3], "block"));
@@ -61,10 +61,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (argc == 5 && !strcmp(argv[1], "drain")) {
-		n = tapq_drain(&q, argv[2], argv[3], (uint16_t)atoi(argv[4]), &failed);
-		if (n < 0)
+		if (tapq_drain(&q, argv[2], argv[3], (uint16_t)atoi(argv[4]), &c))
 			return 1;
-		printf("sent %d failed %d\n", n, failed);
+		printf("sent %d group %d failed %d\n", c.sent, c.group, c.failed);
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "inject")) {

@@ -4,8 +4,9 @@
 #
 # The migration agent's tap queue (migrate-agent/tapqueue.h), through the
 # tap-queue tool: what a paused guest's tap holds is sent on by the
-# uplink, tagged as the redirect tags, once; an announcement written into
-# a tap enters the switch on the tap's port.
+# uplink, tagged as the redirect tags, once, but for group-addressed
+# frames (the switch flooded those to the other hosts already); an
+# announcement written into a tap enters the switch on the tap's port.
 #
 #   ns1 (a peer)                  host                  ns3 (the uplink: a trunk)
 #   [eth0]<--veth-->[p1]--(1)-- dp0 --(3)--[p3]<--veth-->[eth0]
@@ -65,6 +66,7 @@ GUEST_MAC=02:00:00:00:00:02
 ns_add 1
 ns_add 3
 nsx 1 ip neigh replace 198.51.100.2 lladdr "$GUEST_MAC" dev eth0 nud permanent
+nsx 1 ip route add 224.0.0.0/4 dev eth0
 nsx 3 ip addr flush dev eth0
 nsx 3 ip link add link eth0 name eth0.10 type vlan id 10
 nsx 3 ip link set eth0.10 up
@@ -79,20 +81,23 @@ check "flows: ns1's IPv4 to the tap, the tap's RARPs to the uplink" \
 	'in_port(2),eth(),eth_type(0x8035),arp()' 3
 
 ping_quiet 1 198.51.100.2 5
+# and 2 to a multicast group: group-addressed frames for the tap, which
+# the switch would have flooded to the other hosts
+ping_quiet 1 224.0.0.1 2
 # tun counts a frame sent when its reader takes it (tx_packets), or
 # when it drops it (tx_dropped)
 tap_tx() {
 	cat /sys/class/net/tq0/statistics/tx_packets \
 		/sys/class/net/tq0/statistics/tx_dropped | paste -sd ' '
 }
-check_output "the tap holds ns1's 5 echo requests: nobody took them" "0 0" tap_tx
+check_output "the tap holds ns1's 7 echo requests: nobody took them" "0 0" tap_tx
 tcpdump_start 3 /tmp/tapq.up
-check_output "drain sends 5 frames on by p3, VLAN 10" "sent 5 failed 0" \
-	"$QUEUE" drain tq0 p3 10
-check_output "a second drain sends none: the queue gave them up" "sent 0 failed 0" \
-	"$QUEUE" drain tq0 p3 10
+check_output "drain sends the 5 unicast frames on by p3, VLAN 10, and drops the 2 multicast ones" \
+	"sent 5 group 2 failed 0" "$QUEUE" drain tq0 p3 10
+check_output "a second drain finds none: the queue gave them up" \
+	"sent 0 group 0 failed 0" "$QUEUE" drain tq0 p3 10
 tcpdump_stop
-check_output "the tap counts the 5 taken once, none dropped" "5 0" tap_tx
+check_output "the tap counts the 7 taken once, none dropped" "7 0" tap_tx
 check_eq "the uplink got the 5, tagged 10, once each" 5 "$(drained /tmp/tapq.up 10)"
 check_eq "and nothing else" 5 "$(grep -c . /tmp/tapq.up)"
 
@@ -102,7 +107,7 @@ check "ns1's IPv4 now gets VLAN 20 pushed before the tap" eval \
 	"ovs-dpctl mod-flow dp0 'in_port(1),$ipv4' 'push_vlan(vid=20,pcp=0),2'"
 ping_quiet 1 198.51.100.2 1
 tcpdump_start 3 /tmp/tapq.tags
-check_output "drain with VLAN 10 sends the 3 on" "sent 3 failed 0" \
+check_output "drain with VLAN 10 sends the 3 on" "sent 3 group 0 failed 0" \
 	"$QUEUE" drain tq0 p3 10
 tcpdump_stop
 check_eq "2 untagged frames got VLAN 10" 2 "$(drained /tmp/tapq.tags 10)"
@@ -113,7 +118,7 @@ check "the frames go untagged again" eval \
 	"ovs-dpctl mod-flow dp0 'in_port(1),$ipv4' 2"
 ping_quiet 1 198.51.100.2 2
 tcpdump_start 3 /tmp/tapq.untagged
-check_output "drain with VLAN 0 sends the 3 on" "sent 3 failed 0" \
+check_output "drain with VLAN 0 sends the 3 on" "sent 3 group 0 failed 0" \
 	"$QUEUE" drain tq0 p3 0
 tcpdump_stop
 check_eq "2 of them untagged (one was tagged 20 by the old flow)" "2 1" \
