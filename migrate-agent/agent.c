@@ -166,10 +166,10 @@ static char *guest_watch(struct guest *g, int *timer, int ms,
 #define DETOUR_TICK_MS 10
 #define DETOUR_WATCH_MS 30000
 
-/* The source, from the pause to the guest's departure: the kernel's
- * time of the first frame redirected goes into the timeline, and the
- * count of frames is kept current (the port, and its counters, go with
- * the source's QEMU).  OPAQUE is the guest's UUID. */
+/* The source, from the pause to the guest's departure: the time of the
+ * first frame redirected (the kernel's, or the relay's) goes into the
+ * timeline, and the count of frames is kept current (the port, and its
+ * counters, go with the source's QEMU).  OPAQUE is the guest's UUID. */
 static void detour_tick(int timer, void *opaque)
 {
 	struct guest *g = guest_find(opaque);
@@ -185,7 +185,7 @@ static void detour_tick(int timer, void *opaque)
 	detour_sample(d);
 	if (d->first_ns && !first)
 		timeline_event_at(&g->tl, "first frame redirected to the uplink",
-				  "kernel (roam_redirect)",
+				  detour_relayed() ? "agent (relay)" : "kernel (roam_redirect)",
 				  (long long)(d->first_ns / 1000000));
 	if (!d->on || monotonic_ms() - d->started_ms > DETOUR_WATCH_MS) {
 		virEventRemoveTimeout(timer);
@@ -206,8 +206,12 @@ static void on_paused_here(virDomainPtr dom, struct guest *g)
 	n = detour_start(d);
 	if (n <= 0)
 		return;
-	timeline_event(&g->tl, "redirected to the uplink", "agent (roam_redirect)");
+	timeline_event(&g->tl, "redirected to the uplink",
+		       detour_relayed() ? "agent (relay)" : "agent (roam_redirect)");
 	timeline_set_int(&g->tl, "redirected_ports", n);
+	/* what the taps took in between QEMU's stop and the redirect (or
+	 * the relay) */
+	timeline_set_int(&g->tl, "queued_at_pause", d->drained);
 	d->started_ms = monotonic_ms();
 	guest_watch(g, &d->timer, DETOUR_TICK_MS, detour_tick);
 }
@@ -224,10 +228,14 @@ static void detour_end(struct guest *g, bool failed)
 		virEventRemoveTimeout(d->timer);
 		d->timer = -1;
 	}
-	timeline_set_int(&g->tl, "redirected_frames", (long long)d->packets);
+	detour_release(d);
+	/* the kernel's count, or the relay's */
+	timeline_set_int(&g->tl, "redirected_frames",
+			 detour_relayed() ? d->drained : (long long)d->packets);
+	timeline_set_int(&g->tl, "sent_on_from_taps", d->drained);
 	if (failed) {
 		detour_stop(d);
-		timeline_event(&g->tl, "redirects removed", "agent (roam_redirect)");
+		timeline_event(&g->tl, "redirects removed", "agent");
 	}
 	/* on success the kernel drops them with the tap */
 	d->on = false;
@@ -525,9 +533,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (guests_init(state_dir, roam_port))
 		goto out_timeline;
-	/* without our datapath the guests still move, only not detoured */
-	if (detour_init(uplink))
-		fprintf(stderr, "roam-migrate-agent: no detours at the pause\n");
+	/* without our datapath the agent relays from the taps alone */
+	detour_init(uplink);
 	switchover_init(uplink);
 	a.refresh_timer = virEventAddTimeout(a.interval_ms, refresh_all, &a, NULL);
 	if (a.refresh_timer < 0)

@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "ifaces.h"
 #include "redirect_client.h"
@@ -18,19 +19,17 @@
 static struct redirect_client *client;
 static const char *uplink;
 
-int detour_init(const char *port)
+void detour_init(const char *port)
 {
+	uplink = port;
 	if (!port)
-		return 0;
+		return;
 	if (redirect_open(&client)) {
-		fprintf(stderr, "roam-migrate-agent: --uplink: %s\n",
+		fprintf(stderr, "roam-migrate-agent: --uplink: %s: the agent relays from the taps alone\n",
 			client ? redirect_error(client) : "out of memory");
 		redirect_close(client);
 		client = NULL;
-		return -1;
 	}
-	uplink = port;
-	return 0;
 }
 
 void detour_uninit(void)
@@ -42,7 +41,12 @@ void detour_uninit(void)
 
 bool detour_enabled(void)
 {
-	return client;
+	return uplink;
+}
+
+bool detour_relayed(void)
+{
+	return uplink && !client;
 }
 
 static void prepare_one(const char *dev, const char *mac, void *arg)
@@ -62,6 +66,9 @@ static void prepare_one(const char *dev, const char *mac, void *arg)
 	}
 	strcpy(p->dev, dev);
 	p->vlan = (uint16_t)vid;
+	if (tapq_find(dev, &p->q))
+		fprintf(stderr, "roam-migrate-agent: nobody holds %s: what it queues at the pause is lost\n",
+			dev);
 	d->n++;
 }
 
@@ -88,46 +95,119 @@ static int datapath(int *ifindex, uint32_t *uplink_no)
 	return 0;
 }
 
-int detour_start(struct detour *d)
+/* Redirect P to the uplink, port UPLINK_NO of the datapath D has. */
+static bool redirect_port(struct detour *d, struct detour_port *p,
+			  uint32_t uplink_no)
 {
 	struct redirect_info info;
-	uint32_t uplink_no;
-	int i, ifindex, n = 0;
+
+	/* port numbers by name now: they change when a port is made again;
+	 * from here to the end of the detour they cannot */
+	if (!redirect_port_no(client, d->dp_ifindex, p->dev, &p->port_no) &&
+	    !redirect_set(client, d->dp_ifindex, p->port_no, uplink_no, p->vlan, &info))
+		return true;
+	fprintf(stderr, "roam-migrate-agent: %s not detoured: %s\n",
+		p->dev, redirect_error(client));
+	return false;
+}
+
+/* What P's tap holds, sent on. */
+static void relay(struct detour_port *p, int fd)
+{
+	int before = p->sent_on.sent;
+	struct timespec ts;
+
+	tapq_hold_drain(&p->h, fd, &p->sent_on);
+	if (p->sent_on.sent > before && !p->first_ns) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		p->first_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	}
+}
+
+static void on_readable(int watch, int fd, int events, void *opaque)
+{
+	(void)watch;
+	(void)events;
+	relay(opaque, fd);
+}
+
+/* Take hold of P's tap until detour_release, and send on what it holds
+ * now and whenever more comes in. */
+static void hold_tap(struct detour_port *p)
+{
+	int i;
+
+	memset(&p->sent_on, 0, sizeof(p->sent_on));
+	p->first_ns = 0;
+	for (i = 0; i < TAPQ_MAX_QUEUES; i++)
+		p->watch[i] = -1;
+	if (tapq_hold(&p->q, p->dev, uplink, p->vlan, &p->h))
+		return;
+	for (i = 0; i < p->h.n; i++)
+		p->watch[i] = virEventAddHandle(p->h.f[i].fd, VIR_EVENT_HANDLE_READABLE,
+						on_readable, p, NULL);
+	relay(p, -1);
+}
+
+int detour_start(struct detour *d)
+{
+	uint32_t uplink_no = 0;
+	int i, n = 0;
 
 	d->first_ns = d->packets = 0;
-	if (!client || datapath(&ifindex, &uplink_no))
+	d->drained = 0;
+	if (!uplink || (client && datapath(&d->dp_ifindex, &uplink_no)))
 		return 0;
-	d->dp_ifindex = ifindex;
 	for (i = 0; i < d->n; i++) {
 		struct detour_port *p = &d->p[i];
 
-		/* port numbers by name now: they change when a port is made
-		 * again; from here to the end of the detour they cannot */
-		p->on = !redirect_port_no(client, ifindex, p->dev, &p->port_no) &&
-			!redirect_set(client, ifindex, p->port_no, uplink_no,
-				      p->vlan, &info);
-		if (p->on)
-			n++;
-		else
-			fprintf(stderr, "roam-migrate-agent: %s not detoured: %s\n",
-				p->dev, redirect_error(client));
+		/* the relay alone needs a tap to hold */
+		p->on = client ? redirect_port(d, p, uplink_no) : p->q.pid > 0;
+		if (!p->on)
+			continue;
+		n++;
+		hold_tap(p);
+		d->drained += p->sent_on.sent;
 	}
 	d->on = n > 0;
 	return n;
+}
+
+void detour_release(struct detour *d)
+{
+	int i, j;
+
+	for (i = 0; i < d->n; i++) {
+		struct detour_port *p = &d->p[i];
+
+		for (j = 0; j < p->h.n; j++)
+			if (p->watch[j] >= 0)
+				virEventRemoveHandle(p->watch[j]);
+		tapq_release(&p->h);
+		if (p->sent_on.failed)
+			fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
+				p->dev, p->sent_on.failed);
+		memset(&p->sent_on, 0, sizeof(p->sent_on));
+	}
 }
 
 int detour_sample(struct detour *d)
 {
 	struct redirect_info info;
 	uint64_t first = 0, packets = 0;
-	int i, err = 0;
+	int i, drained = 0, err = 0;
 
-	if (!client)
-		return -1;
 	for (i = 0; i < d->n; i++) {
-		if (!d->p[i].on)
+		struct detour_port *p = &d->p[i];
+
+		if (!p->on)
 			continue;
-		if (redirect_get(client, d->dp_ifindex, d->p[i].port_no, &info)) {
+		drained += p->sent_on.sent;
+		if (p->first_ns && (!first || p->first_ns < first))
+			first = p->first_ns;
+		if (!client)
+			continue;
+		if (redirect_get(client, d->dp_ifindex, p->port_no, &info)) {
 			err = -1;
 			continue;
 		}
@@ -138,6 +218,8 @@ int detour_sample(struct detour *d)
 	/* a port already gone keeps what was read before */
 	if (!err || packets > d->packets)
 		d->packets = packets;
+	if (drained > d->drained)
+		d->drained = drained;
 	if (first && (!d->first_ns || first < d->first_ns))
 		d->first_ns = first;
 	return err;
@@ -150,7 +232,6 @@ void detour_stop(struct detour *d)
 
 	if (!client || !d->on)
 		return;
-	d->on = false;
 	for (i = 0; i < d->n; i++)
 		if (d->p[i].on &&
 		    redirect_del(client, d->dp_ifindex, d->p[i].port_no, &info))

@@ -4,15 +4,22 @@
  * guest pauses for its migration, what the switch outputs to its taps
  * leaves by the uplink instead, towards the destination, whose delivery
  * rules (switchover.h) queue it in the new tap until the guest resumes
- * there.  It is our datapath's roam_redirect family (kernel/
+ * there.  With our datapath it is the roam_redirect family (kernel/
  * roam_redirect.h): one message a port, in effect from the next packet,
  * no flow changed.  The kernel drops a redirect with its port, so a guest
  * that left takes its redirects along; a migration that fails has them
  * removed here.
  *
- * What the redirects need that is slow to ask (which taps, which VLAN
- * each port's untagged frames belong to) is asked while the guest runs
- * (detour_prepare); at the pause only netlink messages go out.
+ * At the pause the agent also takes hold of the taps' queues
+ * (tapqueue.h) and sends on what they hold: the frames the switch handed
+ * the tap between QEMU's stop and the redirect.  Without the family (the
+ * in-tree module) that is the whole detour: the taps are drained each
+ * time a frame comes in, until the guest leaves, a relay by the agent.
+ *
+ * What the detours need that is slow to ask (which taps, which VLAN each
+ * port's untagged frames belong to, which process reads each tap) is
+ * asked while the guest runs (detour_prepare); at the pause only netlink
+ * messages go out and the taps' files are copied.
  */
 #ifndef ROAM_AGENT_DETOUR_H
 #define ROAM_AGENT_DETOUR_H
@@ -22,39 +29,49 @@
 #include <stdint.h>
 
 #include "switchover.h"
+#include "tapqueue.h"
 
 struct detour_port {
 	char dev[64];		/* the guest's tap */
 	uint16_t vlan;		/* pushed on its untagged frames; 0: none */
 	uint32_t port_no;	/* in the datapath, from detour_start on */
-	bool on;		/* redirected by detour_start */
+	bool on;		/* redirected, or relayed, by detour_start */
+	struct tapq q;		/* who reads the tap */
+	struct tapq_hold h;	/* its queues, from detour_start to the end */
+	int watch[TAPQ_MAX_QUEUES];	/* libvirt handle ids of h's files */
+	struct tapq_counts sent_on;	/* what they held, sent on */
+	uint64_t first_ns;	/* CLOCK_REALTIME of the first sent on */
 };
 
 struct detour {
 	int n;
 	struct detour_port p[SWITCHOVER_MAX_PORTS];
-	bool on;		/* redirects set and not removed here */
-	int dp_ifindex;		/* the datapath they were set in */
-	uint64_t first_ns;	/* CLOCK_REALTIME of the first frame redirected */
-	uint64_t packets;	/* frames redirected, all ports */
+	bool on;		/* detoured and not ended here */
+	int dp_ifindex;		/* the datapath the redirects were set in */
+	uint64_t first_ns;	/* CLOCK_REALTIME of the first frame detoured */
+	uint64_t packets;	/* frames redirected by the kernel, all ports */
+	int drained;		/* frames sent on from the taps' queues */
 	int timer;		/* libvirt timeout id while watched, -1: none */
 	long long started_ms;	/* CLOCK_MONOTONIC of detour_start */
 };
 
 /*
  * detour_init - UPLINK is the port the detours leave by; NULL turns them
- * off.  Fails (with a message) when our datapath's family is not there:
- * the in-tree module has none.
+ * off.  Without our datapath's family (the in-tree module) the detours
+ * are the agent's relay alone, and it says so.
  */
-int detour_init(const char *uplink);
+void detour_init(const char *uplink);
 void detour_uninit(void);
 bool detour_enabled(void);
+/* detour_relayed - whether the detours are the agent's relay alone. */
+bool detour_relayed(void);
 
 /* detour_prepare - D learns DOM's taps and their VLANs.  Returns how many
  * ports, or -1. */
 int detour_prepare(virDomainPtr dom, struct detour *d);
 
-/* detour_start - redirect D's ports to the uplink; returns how many. */
+/* detour_start - redirect D's ports to the uplink, take hold of their
+ * taps and send on what they hold; returns how many ports. */
 int detour_start(struct detour *d);
 
 /* detour_sample - D's counters from the kernel, while its ports exist;
@@ -63,6 +80,10 @@ int detour_sample(struct detour *d);
 
 /* detour_stop - remove D's redirects (the migration failed). */
 void detour_stop(struct detour *d);
+
+/* detour_release - let go of D's taps: the detour is over, one way or
+ * the other (a tap held outlives its QEMU). */
+void detour_release(struct detour *d);
 
 /*
  * detour_clear - remove any redirect of DOM's ports, which only an agent

@@ -40,6 +40,7 @@ static void guest_free(struct guest *g)
 		virEventRemoveTimeout(g->sw.timer);
 	if (g->dt.timer >= 0)
 		virEventRemoveTimeout(g->dt.timer);
+	detour_release(&g->dt);
 	switchover_undeliver(&g->sw);
 	timeline_end(&g->tl);
 	free(g->name);
