@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * switchover.h: the guest is announced from its new place the moment it
- * resumes there, by the switch itself: for each of its Open vSwitch
- * ports, a broadcast RARP from its MAC, sent as if the guest had sent it
- * (OpenFlow packet-out, in_port = its port, action NORMAL).  Every bridge
+ * resumes there: for each of its Open vSwitch ports, a broadcast RARP
+ * from its MAC, written into its tap as the guest would send it
+ * (tapqueue.h), or, when that cannot be done, sent by the switch as if
+ * the guest had sent it (OpenFlow packet-out, in_port = its port, action
+ * NORMAL).  Either way the switch takes it in on the guest's port.  Every bridge
  * on the way learns the MAC at its new place at once, the source's too,
  * over the uplink, and ovs-vswitchd revalidates the datapath flows a MAC
  * move makes stale without waiting for its next round.  It repeats a few
@@ -14,15 +16,18 @@
  * the source redirects (detour.h): from Prepare on, a rule per port takes
  * frames from the uplink for the guest's MAC (and its VLAN, untagged
  * again for an access port) to the new tap, which queues them until the
- * guest resumes.  Without it the bridge might send them back out of the
- * uplink, where it learnt the MAC while the guest ran on the source.
- * The rules go once the switchover is watched no more.
+ * guest resumes (its queue made long enough for a pause of seconds).
+ * Without the rules the bridge might send them back out of the uplink,
+ * where it learnt the MAC while the guest ran on the source.  The rules
+ * go once the switchover is watched no more, and the queue is as it was.
  */
 #ifndef ROAM_AGENT_SWITCHOVER_H
 #define ROAM_AGENT_SWITCHOVER_H
 
 #include <libvirt/libvirt.h>
 #include <stdbool.h>
+
+#include "tapqueue.h"
 
 /* The delays (ms after the resume) of the announcements. */
 #define SWITCHOVER_ANNOUNCE_DELAYS { 0, 50, 200 }
@@ -35,7 +40,10 @@ struct announcement {
 	char mac[18];
 	char bridge[64];
 	char ofport[16];
-	char frame[160];	/* the RARP, in hex */
+	unsigned char rarp[60];	/* the RARP */
+	char frame[121];	/* the same, in hex */
+	struct tapq q;		/* who holds the tap, to speak for the guest */
+	int queue_len_was;	/* its txqueuelen before the delivery; 0: kept */
 };
 
 /* An incoming guest's switchover: its announcements, and, from the
