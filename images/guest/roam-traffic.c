@@ -24,11 +24,11 @@
  * For a migrating guest, a pair that measures both directions from one
  * side, the peer's:
  *
- *   roam-traffic echo PORT
+ *   roam-traffic echo PORT [RCVBUF]
  *   roam-traffic probe HOST PORT INTERVAL_MS [TRACE]
  *
  * echo (in the guest) returns every record of any TCP connection to PORT
- * as it came, and answers every UDP datagram to PORT with the record plus
+ * as it came (its UDP socket's receive buffer RCVBUF bytes, if given), and answers every UDP datagram to PORT with the record plus
  * the number of datagrams it has received from that sender since its
  * sequence number 0.  probe (the peer) keeps one TCP connection and one
  * UDP stream to the echo, one record each every INTERVAL_MS.  From the
@@ -329,14 +329,27 @@ static int do_echo(char **argv, int argc)
 	struct echo_conn conns[ECHO_CONNS];
 	struct sockaddr_in last = { 0 };
 	uint64_t received = 0;
-	int i, n;
+	int i, n, rcvbuf;
 
-	if (argc != 1) {
-		fprintf(stderr, "usage: roam-traffic echo PORT\n");
+	if (argc < 1 || argc > 2) {
+		fprintf(stderr, "usage: roam-traffic echo PORT [RCVBUF]\n");
+		return 1;
+	}
+	rcvbuf = argc == 2 ? (int)number(argv[1], "RCVBUF") : 0;
+	if (argc == 2 && rcvbuf != number(argv[1], "RCVBUF")) {
+		fprintf(stderr, "roam-traffic: RCVBUF '%s' is too large\n", argv[1]);
 		return 1;
 	}
 	p[0].fd = open_socket(SOCK_STREAM, NULL, argv[0], 1);
 	p[1].fd = open_socket(SOCK_DGRAM, NULL, argv[0], 1);
+	/* A migrated guest gets what was queued for it during its pause at
+	 * once when it resumes: a second of the probe's datagrams is more
+	 * than the default 208 KiB hold at a virtio buffer each.  RCVBUF
+	 * sizes the socket for that (as root, above rmem_max). */
+	if (rcvbuf > 0 &&
+	    setsockopt(p[1].fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) &&
+	    setsockopt(p[1].fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
+		die("SO_RCVBUF");
 	for (i = 0; i < ECHO_CONNS; i++)
 		conns[i].fd = -1;
 	printf("echo: listening on %s\n", argv[0]);

@@ -37,6 +37,10 @@ GUEST=g1
 GUEST_IP=$(guest_ip 1)
 GUEST_MAC=$(guest_mac 1)
 ECHO_PORT=7000
+# the echo's UDP receive buffer (bytes; 0: the guest's default, 208 KiB):
+# at the resume the guest gets at once what was queued for it during the
+# pause, which the default does not hold (README, "The migration suite")
+ECHO_RCVBUF=${MIG_ECHO_RCVBUF:-8388608}
 # the ACL of the scenario's orchestrator step: nobody reaches the
 # guest's TCP port 7001 (the echo does not listen there: without the
 # rule the guest answers with a RST, with it nothing comes back), with a
@@ -145,7 +149,7 @@ mig_case() {
 # guest_dom_xml: the guest's domain: VLAN-less on br0 (the orchestrator
 # sets its VLAN on the port), echoing on $ECHO_PORT.
 guest_dom_xml() {
-	dom_xml "$GUEST" 1 "$(iface_bridge "$GUEST_MAC")" "" "echo,$ECHO_PORT"
+	dom_xml "$GUEST" 1 "$(iface_bridge "$GUEST_MAC")" "" "echo,$ECHO_PORT,$ECHO_RCVBUF"
 }
 
 # guest_port: the guest's port on this host.
@@ -468,9 +472,9 @@ for line in open(sys.argv[1]):
         print("not redirected:", line.strip())
         bad = 1
         continue
-    print("paused to first redirected frame: %d ms, redirected to redirect set: %d ms, %s frames" % (
+    print("paused to first redirected frame: %d ms, redirected to redirect set: %d ms, %s frames, %s of them queued at the pause" % (
         first - t["guest paused"], t["redirected to the uplink"] - t["guest paused"],
-        r.get("redirected_frames", "?")))
+        r.get("redirected_frames", "?"), r.get("queued_at_pause", "?")))
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
 

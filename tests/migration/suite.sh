@@ -4,7 +4,8 @@
 # suite.sh [launch.sh OPTIONS...]: the migration suite (tests/migration)
 # in two full-boot hosts, through tests/kernel/launch.sh, and then its
 # closing lines, unprefixed, in the order the README gives: the agent's,
-# then the baseline's, each
+# the redirect's (our datapath) or the relay's (the in-tree module), then
+# the baseline's, each
 #   migrations N, resets R, lost L, max gap G ms, max downtime D ms, udp lost U of S
 # Exit status: launch.sh's, or 1 if a mode that ran printed no line.
 set -uo pipefail
@@ -15,7 +16,7 @@ trap 'rm -f "$log"' EXIT
 "$top/tests/kernel/launch.sh" --suite migration --hosts 2 --boot full \
 	--guest "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
-for mode in agent redirect baseline; do
+for mode in agent redirect relay baseline; do
 	# run.sh shows a case's plain stdout lines as "# stdout: LINE"
 	line=$(sed -nE "s/^host1\\| # stdout: mig-summary $mode: //p" "$log" | tail -n 1)
 	if [ -n "$line" ]; then
