@@ -300,10 +300,13 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		timeline_begin(&g->tl, g->name, "destination");
 		timeline_event(&g->tl, "port and rules ready", "libvirt STARTED_MIGRATED");
 		guest_adopt(dom);
-		if (switchover_prepare(dom, &g->sw) > 0)
-			timeline_event(&g->tl, "announcement ready", "agent");
-		if (switchover_deliver(&g->sw) > 0)
+		/* the delivery rules first: the source may pause at any time */
+		if (switchover_prepare(dom, &g->sw) > 0 &&
+		    switchover_deliver(&g->sw) > 0)
 			timeline_event(&g->tl, "delivery from the uplink ready", "agent");
+		switchover_find_taps(&g->sw);
+		if (g->sw.n > 0)
+			timeline_event(&g->tl, "announcement ready", "agent");
 		break;
 	case VIR_DOMAIN_EVENT_SUSPENDED:
 		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)

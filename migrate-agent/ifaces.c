@@ -90,27 +90,79 @@ char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
 	return out;
 }
 
+/* The untagged VLAN of a port with TAG and VLAN_MODE as ovs-vsctl
+ * prints them ("[]": none); see ovs_port_vlan. */
+static int port_vlan(const char *tag, const char *mode, bool *trunk)
+{
+	int vid = atoi(tag);
+
+	/* no mode, with a tag, is access */
+	if (vid < 1 || vid > 4094 || !strcmp(mode, "trunk"))
+		vid = 0;
+	*trunk = !vid || strncmp(mode, "native-", 7) == 0;
+	return vid;
+}
+
+/* The next line of *S, cut off; NULL after the last. */
+static char *next_line(char **s)
+{
+	char *line = *s, *end;
+
+	if (!line || !*line)
+		return NULL;
+	end = strchr(line, '\n');
+	if (end)
+		*end++ = '\0';
+	*s = end;
+	return line;
+}
+
 int ovs_port_vlan(const char *dev, bool *trunk)
 {
 	const char *argv[] = { "ovs-vsctl", "--timeout=5", "get", "Port", dev,
 			       "tag", "vlan_mode", NULL };
-	char *out, *mode;
+	char *out, *rest, *tag, *mode;
 	int vid = -1;
 
-	/* one line per column: the tag ("[]": none), then the mode ("[]":
-	 * none, which with a tag is access) */
-	if (run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS))
-		goto out;
-	mode = strchr(out, '\n');
-	if (!mode)
-		goto out;
-	*mode++ = '\0';
-	mode[strcspn(mode, "\n")] = '\0';
-	vid = atoi(out);
-	if (vid < 1 || vid > 4094 || !strcmp(mode, "trunk"))
-		vid = 0;
-	*trunk = !vid || strncmp(mode, "native-", 7) == 0;
-out:
+	/* one line per column */
+	if (!run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS)) {
+		rest = out;
+		tag = next_line(&rest);
+		mode = next_line(&rest);
+		if (tag && mode)
+			vid = port_vlan(tag, mode, trunk);
+	}
 	free(out);
 	return vid;
+}
+
+int ovs_port_info(const char *dev, const char *uplink, struct ovs_port_info *pi)
+{
+	const char *argv[] = { "ovs-vsctl", "--timeout=5", "port-to-br", dev,
+			       "--", "get", "Interface", dev, "ofport",
+			       "--", "get", "Port", dev, "tag", "vlan_mode",
+			       "--", "--if-exists", "get", "Interface",
+			       uplink ? uplink : dev, "ofport", NULL };
+	char *out, *rest, *line[5];
+	int i, rc = -1;
+
+	/* one line each: the bridge, the port's OpenFlow port, its tag and
+	 * mode, the uplink's OpenFlow port (none if there is no such
+	 * interface) */
+	if (run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS))
+		goto out;
+	rest = out;
+	for (i = 0; i < 5; i++)
+		if (!(line[i] = next_line(&rest)) && i < 4)
+			goto out;
+	if (strlen(line[0]) >= sizeof(pi->bridge))
+		goto out;
+	strcpy(pi->bridge, line[0]);
+	pi->ofport = atoi(line[1]);
+	pi->vlan = port_vlan(line[2], line[3], &pi->trunk);
+	pi->uplink_ofport = uplink && line[4] ? atoi(line[4]) : 0;
+	rc = pi->ofport > 0 ? 0 : -1;
+out:
+	free(out);
+	return rc;
 }

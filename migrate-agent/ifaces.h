@@ -35,4 +35,20 @@ char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
  */
 int ovs_port_vlan(const char *dev, bool *trunk);
 
+/* What the destination needs of a port, asked in one ovs-vsctl run. */
+struct ovs_port_info {
+	char bridge[64];
+	int ofport;		/* its OpenFlow port */
+	int vlan;		/* as ovs_port_vlan tells it */
+	bool trunk;
+	int uplink_ofport;	/* the uplink's OpenFlow port; 0: no uplink */
+};
+
+/*
+ * ovs_port_info - PI for port DEV, and for the port UPLINK (NULL: none)
+ * on its bridge.  Returns 0, or -1 if Open vSwitch could not be asked or
+ * DEV has no OpenFlow port yet.
+ */
+int ovs_port_info(const char *dev, const char *uplink, struct ovs_port_info *pi);
+
 #endif

@@ -46,48 +46,41 @@ static int rarp_frame(const char *mac, struct announcement *a)
 	return 0;
 }
 
-/* Fill A for the port DEV with MAC; -1 if it is not on a bridge. */
-static int prepare_port(const char *dev, const char *mac, struct announcement *a)
-{
-	char *bridge, *ofport;
-	int rc = -1;
-
-	a->queue_len_was = 0;
-	if (rarp_frame(mac, a))
-		return -1;
-	/* QEMU holds the new tap from Prepare on */
-	if (tapq_find(dev, &a->q))
-		fprintf(stderr, "roam-migrate-agent: nobody holds %s yet: announced by OpenFlow\n",
-			dev);
-	bridge = ovs_query("port-to-br", dev, NULL, NULL);
-	ofport = ovs_query("get", "Interface", dev, "ofport");
-	if (bridge && ofport && atoi(ofport) > 0 && strlen(dev) < sizeof(a->dev) &&
-	    strlen(bridge) < sizeof(a->bridge) && strlen(ofport) < sizeof(a->ofport)) {
-		strcpy(a->dev, dev);
-		snprintf(a->mac, sizeof(a->mac), "%s", mac);
-		strcpy(a->bridge, bridge);
-		strcpy(a->ofport, ofport);
-		rc = 0;
-	}
-	free(bridge);
-	free(ofport);
-	return rc;
-}
-
-/* The delivery rules' cookie ("roamdeli"), for taking them out, and
- * their priorities: above the bridge's NORMAL rule (0), which they
- * override, and below the guest's own rules (an ACL's drop at 200 still
- * drops), which they must not. */
-#define DELIVERY_COOKIE "0x726f616d64656c69"
-#define DELIVERY_PRIORITY "100"
-#define DELIVERY_TRUNK_PRIORITY "99"
-
 static const char *uplink;
 
 void switchover_init(const char *port)
 {
 	uplink = port;
 }
+
+/* Fill A for the port DEV with MAC; -1 if it is not on a bridge.  One
+ * ovs-vsctl run: each took the best part of a second on the test hosts,
+ * and the destination has only until the source's pause. */
+static int prepare_port(const char *dev, const char *mac, struct announcement *a)
+{
+	struct ovs_port_info pi;
+
+	if (strlen(dev) >= sizeof(a->dev) || rarp_frame(mac, a))
+		return -1;
+	memset(&a->q, 0, sizeof(a->q));
+	if (ovs_port_info(dev, uplink, &pi))
+		return -1;
+	strcpy(a->dev, dev);
+	snprintf(a->mac, sizeof(a->mac), "%s", mac);
+	strcpy(a->bridge, pi.bridge);
+	snprintf(a->ofport, sizeof(a->ofport), "%d", pi.ofport);
+	a->vlan = pi.vlan;
+	a->trunk = pi.trunk;
+	a->uplink_ofport = pi.uplink_ofport;
+	return 0;
+}
+
+/* The delivery rules' priorities (their cookie: switchover.h): above the bridge's NORMAL rule (0), which they
+ * override, and below the guest's own rules (an ACL's drop at 200 still
+ * drops), which they must not. */
+#define DELIVERY_PRIORITY "100"
+#define DELIVERY_TRUNK_PRIORITY "99"
+
 
 /* ovs-ofctl CMD A's bridge FLOW: 0 or -1. */
 static int ofctl(const char *cmd, const struct announcement *a, const char *flow)
@@ -99,12 +92,14 @@ static int ofctl(const char *cmd, const struct announcement *a, const char *flow
 
 /* A tap holds what comes for a paused guest until the guest resumes;
  * tun's queue is its txqueuelen (500 frames by default), a pause of
- * under three seconds at the probe's rate.  The delivery rules' time
- * gets this many, and then what the tap had again. */
+ * under three seconds at the probe's rate.  A new tap gets this many
+ * before the pause, and keeps them: setting a running tap's txqueuelen
+ * resets its qdisc (dev_qdisc_change_tx_queue_len), which dropped what
+ * flowed to the guest then, up to 8 datagrams of the probe's. */
 #define DELIVERY_QUEUE_LEN 8192
 
-/* Set DEV's txqueuelen to LEN; *WAS gets the one it had.  0 or -1. */
-static int set_queue_len(const char *dev, int len, int *was)
+/* Set DEV's txqueuelen to LEN, if it is shorter.  0 or -1. */
+static int lengthen_queue(const char *dev, int len)
 {
 	struct ifreq ifr = { 0 };
 	int fd, rc = -1;
@@ -115,11 +110,12 @@ static int set_queue_len(const char *dev, int len, int *was)
 	if (fd < 0)
 		return -1;
 	strcpy(ifr.ifr_name, dev);
-	if (!was || !ioctl(fd, SIOCGIFTXQLEN, &ifr)) {
-		if (was)
-			*was = ifr.ifr_qlen;
-		ifr.ifr_qlen = len;
-		rc = ioctl(fd, SIOCSIFTXQLEN, &ifr);
+	if (!ioctl(fd, SIOCGIFTXQLEN, &ifr)) {
+		rc = 0;
+		if (ifr.ifr_qlen < len) {
+			ifr.ifr_qlen = len;
+			rc = ioctl(fd, SIOCSIFTXQLEN, &ifr);
+		}
 	}
 	if (rc)
 		fprintf(stderr, "roam-migrate-agent: %s: txqueuelen %d: %m\n", dev, len);
@@ -127,63 +123,51 @@ static int set_queue_len(const char *dev, int len, int *was)
 	return rc;
 }
 
-/* A's rules from the uplink (its OpenFlow port UPLINK_OF) to its tap. */
-static int deliver_port(const struct announcement *a, const char *uplink_of)
+/* A's rules from the uplink to its tap, in one ovs-ofctl run. */
+static int deliver_port(const struct announcement *a)
 {
-	char flow[256];
-	bool trunk;
-	int vid;
+	const char *argv[] = { "ovs-ofctl", "add-flows", a->bridge, "-", NULL };
+	char flows[512];
+	int n = 0;
 
-	vid = ovs_port_vlan(a->dev, &trunk);
-	if (vid < 0)
-		return -1;
 	/* the port's untagged VLAN: the tag the source pushed comes off */
-	if (vid) {
-		snprintf(flow, sizeof(flow),
-			 "cookie=" DELIVERY_COOKIE ",priority=" DELIVERY_PRIORITY ",in_port=%s,dl_dst=%s,dl_vlan=%d,actions=strip_vlan,output:%s",
-			 uplink_of, a->mac, vid, a->ofport);
-		if (ofctl("add-flow", a, flow))
-			return -1;
-	}
+	if (a->vlan)
+		n += snprintf(flows + n, sizeof(flows) - (size_t)n,
+			      "cookie=" SWITCHOVER_COOKIE ",priority=" DELIVERY_PRIORITY ",in_port=%d,dl_dst=%s,dl_vlan=%d,actions=strip_vlan,output:%s\n",
+			      a->uplink_ofport, a->mac, a->vlan, a->ofport);
 	/* a trunk's other VLANs keep their tags */
-	if (trunk) {
-		snprintf(flow, sizeof(flow),
-			 "cookie=" DELIVERY_COOKIE ",priority=" DELIVERY_TRUNK_PRIORITY ",in_port=%s,dl_dst=%s,actions=output:%s",
-			 uplink_of, a->mac, a->ofport);
-		if (ofctl("add-flow", a, flow))
-			return -1;
-	}
-	return 0;
+	if (a->trunk)
+		n += snprintf(flows + n, sizeof(flows) - (size_t)n,
+			      "cookie=" SWITCHOVER_COOKIE ",priority=" DELIVERY_TRUNK_PRIORITY ",in_port=%d,dl_dst=%s,actions=output:%s\n",
+			      a->uplink_ofport, a->mac, a->ofport);
+	if (!n || (size_t)n >= sizeof(flows))
+		return -1;
+	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
 }
 
 int switchover_deliver(struct switchover *sw)
 {
-	char *uplink_of;
 	int i, n = 0;
 
 	if (!uplink)
 		return 0;
-	uplink_of = ovs_query("get", "Interface", uplink, "ofport");
-	if (!uplink_of || atoi(uplink_of) < 1) {
-		fprintf(stderr, "roam-migrate-agent: no OpenFlow port for the uplink %s\n",
-			uplink);
-		free(uplink_of);
-		return -1;
-	}
 	sw->delivering = true;
 	for (i = 0; i < sw->n; i++) {
 		struct announcement *a = &sw->a[i];
 
-		if (deliver_port(a, uplink_of)) {
+		if (a->uplink_ofport < 1) {
+			fprintf(stderr, "roam-migrate-agent: no OpenFlow port for the uplink %s on %s\n",
+				uplink, a->bridge);
+			continue;
+		}
+		if (deliver_port(a)) {
 			fprintf(stderr, "roam-migrate-agent: no delivery rule for %s\n",
 				a->dev);
 			continue;
 		}
 		n++;
-		if (set_queue_len(a->dev, DELIVERY_QUEUE_LEN, &a->queue_len_was))
-			a->queue_len_was = 0;
+		lengthen_queue(a->dev, DELIVERY_QUEUE_LEN);
 	}
-	free(uplink_of);
 	return n;
 }
 
@@ -196,14 +180,11 @@ void switchover_undeliver(struct switchover *sw)
 		return;
 	sw->delivering = false;
 	for (i = 0; i < sw->n; i++) {
-		snprintf(flow, sizeof(flow), "cookie=" DELIVERY_COOKIE "/-1,dl_dst=%s",
+		snprintf(flow, sizeof(flow), "cookie=" SWITCHOVER_COOKIE "/-1,dl_dst=%s",
 			 sw->a[i].mac);
 		if (ofctl("del-flows", &sw->a[i], flow))
 			fprintf(stderr, "roam-migrate-agent: the delivery rules for %s stay\n",
 				sw->a[i].dev);
-		if (sw->a[i].queue_len_was > 0)
-			set_queue_len(sw->a[i].dev, sw->a[i].queue_len_was, NULL);
-		sw->a[i].queue_len_was = 0;
 	}
 }
 
@@ -268,6 +249,17 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 	if (ifaces_each(dom, prepare_one, sw) < 0)
 		return -1;
 	return sw->n;
+}
+
+void switchover_find_taps(struct switchover *sw)
+{
+	int i;
+
+	/* QEMU holds the new tap from Prepare on */
+	for (i = 0; i < sw->n; i++)
+		if (tapq_find(sw->a[i].dev, &sw->a[i].q))
+			fprintf(stderr, "roam-migrate-agent: nobody holds %s: announced by OpenFlow\n",
+				sw->a[i].dev);
 }
 
 void switchover_clear(struct switchover *sw)

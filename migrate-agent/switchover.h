@@ -16,10 +16,10 @@
  * the source redirects (detour.h): from Prepare on, a rule per port takes
  * frames from the uplink for the guest's MAC (and its VLAN, untagged
  * again for an access port) to the new tap, which queues them until the
- * guest resumes (its queue made long enough for a pause of seconds).
- * Without the rules the bridge might send them back out of the uplink,
- * where it learnt the MAC while the guest ran on the source.  The rules
- * go once the switchover is watched no more, and the queue is as it was.
+ * guest resumes (its queue made long enough for a pause of seconds, for
+ * good: see switchover.c).  Without the rules the bridge might send them
+ * back out of the uplink, where it learnt the MAC while the guest ran on
+ * the source.  The rules go once the switchover is watched no more.
  */
 #ifndef ROAM_AGENT_SWITCHOVER_H
 #define ROAM_AGENT_SWITCHOVER_H
@@ -28,6 +28,12 @@
 #include <stdbool.h>
 
 #include "tapqueue.h"
+
+/* The cookie ("roamdeli") of the rules a switchover adds for a guest's
+ * MAC on either side (the delivery rules here, the source's hairpin in
+ * detour.c), by which they are taken out; roam-port's drop-flows and the
+ * migration suite know it too. */
+#define SWITCHOVER_COOKIE "0x726f616d64656c69"
 
 /* The delays (ms after the resume) of the announcements. */
 #define SWITCHOVER_ANNOUNCE_DELAYS { 0, 50, 200 }
@@ -40,10 +46,12 @@ struct announcement {
 	char mac[18];
 	char bridge[64];
 	char ofport[16];
+	int vlan;		/* the port's untagged VLAN (ovs_port_vlan) */
+	bool trunk;
+	int uplink_ofport;	/* on its bridge; 0: no uplink */
 	unsigned char rarp[60];	/* the RARP */
 	char frame[121];	/* the same, in hex */
 	struct tapq q;		/* who holds the tap, to speak for the guest */
-	int queue_len_was;	/* its txqueuelen before the delivery; 0: kept */
 };
 
 /* An incoming guest's switchover: its announcements, and, from the
@@ -85,6 +93,13 @@ void switchover_clear(struct switchover *sw);
  * Returns how many, or -1 if DOM's XML could not be read.
  */
 int switchover_prepare(virDomainPtr dom, struct switchover *sw);
+
+/*
+ * switchover_find_taps - who holds SW's taps, so that the announcements
+ * can be written into them (tapqueue.h): slow (it reads every process's
+ * descriptors), so after the delivery rules are in.
+ */
+void switchover_find_taps(struct switchover *sw);
 
 /*
  * switchover_announce - send SW's announcements once; returns how many
