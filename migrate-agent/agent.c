@@ -212,6 +212,7 @@ static void on_paused_here(virDomainPtr dom, struct guest *g)
 	/* what the taps took in between QEMU's stop and the redirect (or
 	 * the relay) */
 	timeline_set_int(&g->tl, "queued_at_pause", d->drained);
+	detour_hairpin(d);
 	d->started_ms = monotonic_ms();
 	guest_watch(g, &d->timer, DETOUR_TICK_MS, detour_tick);
 }

@@ -12,6 +12,12 @@
 
 #include "ifaces.h"
 #include "redirect_client.h"
+#include "run.h"
+
+#define HELPER_TIMEOUT_MS 5000
+/* the delivery rules' priority (switchover.c): above NORMAL, below the
+ * guest's own rules */
+#define DETOUR_HAIRPIN_PRIORITY "100"
 
 /* ovs-vswitchd's one kernel datapath. */
 #define DATAPATH "ovs-system"
@@ -53,19 +59,20 @@ static void prepare_one(const char *dev, const char *mac, void *arg)
 {
 	struct detour *d = arg;
 	struct detour_port *p = &d->p[d->n];
-	bool trunk;
-	int vid;
+	struct ovs_port_info pi;
 
-	(void)mac;
-	if (d->n == SWITCHOVER_MAX_PORTS || strlen(dev) >= sizeof(p->dev))
+	if (d->n == SWITCHOVER_MAX_PORTS || strlen(dev) >= sizeof(p->dev) ||
+	    strlen(mac) >= sizeof(p->mac))
 		return;
-	vid = ovs_port_vlan(dev, &trunk);
-	if (vid < 0) {
+	if (ovs_port_info(dev, uplink, &pi)) {
 		fprintf(stderr, "roam-migrate-agent: no VLAN for %s: not detoured\n", dev);
 		return;
 	}
 	strcpy(p->dev, dev);
-	p->vlan = (uint16_t)vid;
+	strcpy(p->mac, mac);
+	strcpy(p->bridge, pi.bridge);
+	p->uplink_ofport = pi.uplink_ofport;
+	p->vlan = (uint16_t)pi.vlan;
 	if (tapq_find(dev, &p->q))
 		fprintf(stderr, "roam-migrate-agent: nobody holds %s: what it queues at the pause is lost\n",
 			dev);
@@ -149,6 +156,55 @@ static void hold_tap(struct detour_port *p)
 	relay(p, -1);
 }
 
+static void detour_release_port(struct detour_port *p);
+
+/* ovs-ofctl CMD P's bridge, with FLOWS on stdin ("-") or FLOW. */
+static int ofctl(const char *cmd, const struct detour_port *p,
+		 const char *flow, const char *flows)
+{
+	const char *argv[] = { "ovs-ofctl", cmd, p->bridge, flows ? "-" : flow, NULL };
+
+	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+}
+
+/* The hairpin rules (see detour.h), one ovs-ofctl run a port. */
+static void hairpin(struct detour *d)
+{
+	char flow[192];
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		struct detour_port *p = &d->p[i];
+
+		if (!p->on || p->uplink_ofport < 1)
+			continue;
+		snprintf(flow, sizeof(flow),
+			 "cookie=" SWITCHOVER_COOKIE ",priority=" DETOUR_HAIRPIN_PRIORITY ",in_port=%d,dl_dst=%s,actions=in_port\n",
+			 p->uplink_ofport, p->mac);
+		if (ofctl("add-flows", p, NULL, flow))
+			fprintf(stderr, "roam-migrate-agent: no hairpin rule for %s\n", p->dev);
+		else
+			d->hairpin = true;
+	}
+}
+
+static void unhairpin(struct detour *d)
+{
+	char flow[96];
+	int i;
+
+	if (!d->hairpin)
+		return;
+	d->hairpin = false;
+	for (i = 0; i < d->n; i++) {
+		snprintf(flow, sizeof(flow), "cookie=" SWITCHOVER_COOKIE "/-1,dl_dst=%s",
+			 d->p[i].mac);
+		if (d->p[i].on && ofctl("del-flows", &d->p[i], flow, NULL))
+			fprintf(stderr, "roam-migrate-agent: the hairpin rule for %s stays\n",
+				d->p[i].dev);
+	}
+}
+
 int detour_start(struct detour *d)
 {
 	uint32_t uplink_no = 0;
@@ -156,39 +212,54 @@ int detour_start(struct detour *d)
 
 	d->first_ns = d->packets = 0;
 	d->drained = 0;
+	d->hairpin = false;
 	if (!uplink || (client && datapath(&d->dp_ifindex, &uplink_no)))
 		return 0;
 	for (i = 0; i < d->n; i++) {
 		struct detour_port *p = &d->p[i];
 
-		/* the relay alone needs a tap to hold */
-		p->on = client ? redirect_port(d, p, uplink_no) : p->q.pid > 0;
-		if (!p->on)
-			continue;
-		n++;
+		/* what the tap holds goes first, then the redirect, then
+		 * what came in meanwhile: the guest gets its frames out of
+		 * order only by those few */
 		hold_tap(p);
+		p->on = client ? redirect_port(d, p, uplink_no) : p->h.n > 0;
+		if (!p->on) {
+			detour_release_port(p);
+			continue;
+		}
+		n++;
+		relay(p, -1);
 		d->drained += p->sent_on.sent;
 	}
 	d->on = n > 0;
 	return n;
 }
 
+void detour_hairpin(struct detour *d)
+{
+	hairpin(d);
+}
+
+static void detour_release_port(struct detour_port *p)
+{
+	int j;
+
+	for (j = 0; j < p->h.n; j++)
+		if (p->watch[j] >= 0)
+			virEventRemoveHandle(p->watch[j]);
+	tapq_release(&p->h);
+	if (p->sent_on.failed)
+		fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
+			p->dev, p->sent_on.failed);
+	memset(&p->sent_on, 0, sizeof(p->sent_on));
+}
+
 void detour_release(struct detour *d)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; i < d->n; i++) {
-		struct detour_port *p = &d->p[i];
-
-		for (j = 0; j < p->h.n; j++)
-			if (p->watch[j] >= 0)
-				virEventRemoveHandle(p->watch[j]);
-		tapq_release(&p->h);
-		if (p->sent_on.failed)
-			fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
-				p->dev, p->sent_on.failed);
-		memset(&p->sent_on, 0, sizeof(p->sent_on));
-	}
+	for (i = 0; i < d->n; i++)
+		detour_release_port(&d->p[i]);
 }
 
 int detour_sample(struct detour *d)
@@ -230,6 +301,7 @@ void detour_stop(struct detour *d)
 	struct redirect_info info;
 	int i;
 
+	unhairpin(d);
 	if (!client || !d->on)
 		return;
 	for (i = 0; i < d->n; i++)

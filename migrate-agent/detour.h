@@ -16,6 +16,16 @@
  * in-tree module) that is the whole detour: the taps are drained each
  * time a frame comes in, until the guest leaves, a relay by the agent.
  *
+ * The source also sends back out of the uplink, by an OpenFlow rule from
+ * the pause on, what comes in by it for the guest's MAC: after the
+ * resume the destination's announcement teaches this bridge that the
+ * MAC is behind the uplink at once, while the destination's bridge may
+ * still send the peer's frames here until it has revalidated its
+ * flows (280 ms of a peer's datagrams were lost that way once).  The
+ * rule has the switchover's cookie: it goes with the guest's rules when
+ * the guest has left (roam-port drop-flows), or at once when the
+ * migration fails.
+ *
  * What the detours need that is slow to ask (which taps, which VLAN each
  * port's untagged frames belong to, which process reads each tap) is
  * asked while the guest runs (detour_prepare); at the pause only netlink
@@ -33,6 +43,9 @@
 
 struct detour_port {
 	char dev[64];		/* the guest's tap */
+	char mac[18];		/* the guest's MAC on it */
+	char bridge[64];	/* and its bridge */
+	int uplink_ofport;	/* the uplink's OpenFlow port there */
 	uint16_t vlan;		/* pushed on its untagged frames; 0: none */
 	uint32_t port_no;	/* in the datapath, from detour_start on */
 	bool on;		/* redirected, or relayed, by detour_start */
@@ -47,6 +60,7 @@ struct detour {
 	int n;
 	struct detour_port p[SWITCHOVER_MAX_PORTS];
 	bool on;		/* detoured and not ended here */
+	bool hairpin;		/* the hairpin rules are in (detour_start) */
 	int dp_ifindex;		/* the datapath the redirects were set in */
 	uint64_t first_ns;	/* CLOCK_REALTIME of the first frame detoured */
 	uint64_t packets;	/* frames redirected by the kernel, all ports */
@@ -70,9 +84,14 @@ bool detour_relayed(void);
  * ports, or -1. */
 int detour_prepare(virDomainPtr dom, struct detour *d);
 
-/* detour_start - redirect D's ports to the uplink, take hold of their
- * taps and send on what they hold; returns how many ports. */
+/* detour_start - take hold of D's taps and send on what they hold,
+ * redirect the ports to the uplink, send on what came in meanwhile;
+ * returns how many ports. */
 int detour_start(struct detour *d);
+
+/* detour_hairpin - put in the hairpin rules of D's detoured ports (see
+ * above): a process run each, so after the timeline has the redirect. */
+void detour_hairpin(struct detour *d);
 
 /* detour_sample - D's counters from the kernel, while its ports exist;
  * returns 0 if every redirect answered. */
