@@ -42,8 +42,10 @@
  * failed; resets are failed connections that had carried a record
  * (probe reconnects, once per interval, and a refused attempt is not
  * counted again); udp_lost is
- * the datagrams the guest did not receive, from its own count, so a lost
- * answer is not counted as a lost datagram; the gaps are the longest
+ * the datagrams the guest had not received by its newest answer, from its
+ * own count, so a lost answer is not counted as a lost datagram, nor one
+ * that reached the guest after later ones (a window ends seconds after
+ * the traffic it measures); the gaps are the longest
  * times between two answers.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
  * gets one line per answer: "t|u MS SEQ", MS the wall clock
@@ -402,6 +404,7 @@ struct probe {
 	size_t tcp_have;
 	/* UDP */
 	uint64_t udp_seq, udp_last_ns, udp_lost_before;
+	uint64_t udp_top;	/* the newest datagram answered */
 	/* the window's counts */
 	uint64_t tcp_sent, tcp_echoed, tcp_lost, tcp_dup, resets;
 	uint64_t tcp_max_gap, udp_sent, udp_max_gap;
@@ -416,7 +419,9 @@ static void probe_report(struct probe *pr, uint64_t udp_lost)
 	       (unsigned long long)pr->tcp_dup,
 	       (unsigned long long)pr->resets, pr->tcp_max_gap / 1e6,
 	       (unsigned long long)pr->udp_sent,
-	       (unsigned long long)(udp_lost - pr->udp_lost_before),
+	       /* what was found missing meanwhile, less what arrived late */
+	       (unsigned long long)(udp_lost > pr->udp_lost_before ?
+				    udp_lost - pr->udp_lost_before : 0),
 	       pr->udp_max_gap / 1e6);
 	fflush(stdout);
 	pr->tcp_sent = pr->tcp_echoed = pr->tcp_lost = pr->tcp_dup = 0;
@@ -518,11 +523,13 @@ static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
 	trace(pr, 'u', seq);
 	gap(&pr->udp_last_ns, &pr->udp_max_gap, t);
 	/* seq + 1 were sent before this one's answer; the guest had seen
-	 * received of them; late answers can only lower the count */
-	if (seq + 1 >= be64toh(a.received) &&
-	    seq + 1 - be64toh(a.received) > lost)
-		lost = seq + 1 - be64toh(a.received);
-	return lost;
+	 * received of them.  The newest answer tells: one that comes late
+	 * knew less, and a datagram the guest got out of order (after a
+	 * later one) is counted while it was missing, not for ever. */
+	if (seq < pr->udp_top)
+		return lost;
+	pr->udp_top = seq;
+	return seq + 1 >= be64toh(a.received) ? seq + 1 - be64toh(a.received) : 0;
 }
 
 static void probe_send(struct probe *pr)
