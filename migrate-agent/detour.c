@@ -158,11 +158,10 @@ static void hold_tap(struct detour_port *p)
 
 static void detour_release_port(struct detour_port *p);
 
-/* ovs-ofctl CMD P's bridge, with FLOWS on stdin ("-") or FLOW. */
-static int ofctl(const char *cmd, const struct detour_port *p,
-		 const char *flow, const char *flows)
+/* ovs-ofctl add-flows P's bridge, FLOWS on stdin. */
+static int add_flows(const struct detour_port *p, const char *flows)
 {
-	const char *argv[] = { "ovs-ofctl", cmd, p->bridge, flows ? "-" : flow, NULL };
+	const char *argv[] = { "ovs-ofctl", "add-flows", p->bridge, "-", NULL };
 
 	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
 }
@@ -181,7 +180,7 @@ static void hairpin(struct detour *d)
 		snprintf(flow, sizeof(flow),
 			 "cookie=" SWITCHOVER_COOKIE ",priority=" DETOUR_HAIRPIN_PRIORITY ",in_port=%d,dl_dst=%s,actions=in_port\n",
 			 p->uplink_ofport, p->mac);
-		if (ofctl("add-flows", p, NULL, flow))
+		if (add_flows(p, flow))
 			fprintf(stderr, "roam-migrate-agent: no hairpin rule for %s\n", p->dev);
 		else
 			d->hairpin = true;
@@ -190,19 +189,15 @@ static void hairpin(struct detour *d)
 
 static void unhairpin(struct detour *d)
 {
-	char flow[96];
 	int i;
 
 	if (!d->hairpin)
 		return;
 	d->hairpin = false;
-	for (i = 0; i < d->n; i++) {
-		snprintf(flow, sizeof(flow), "cookie=" SWITCHOVER_COOKIE "/-1,dl_dst=%s",
-			 d->p[i].mac);
-		if (d->p[i].on && ofctl("del-flows", &d->p[i], flow, NULL))
+	for (i = 0; i < d->n; i++)
+		if (d->p[i].on && switchover_drop_rules(d->p[i].bridge, d->p[i].mac))
 			fprintf(stderr, "roam-migrate-agent: the hairpin rule for %s stays\n",
 				d->p[i].dev);
-	}
 }
 
 int detour_start(struct detour *d)

@@ -81,15 +81,6 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 #define DELIVERY_PRIORITY "100"
 #define DELIVERY_TRUNK_PRIORITY "99"
 
-
-/* ovs-ofctl CMD A's bridge FLOW: 0 or -1. */
-static int ofctl(const char *cmd, const struct announcement *a, const char *flow)
-{
-	const char *argv[] = { "ovs-ofctl", cmd, a->bridge, flow, NULL };
-
-	return run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
-}
-
 /* A tap holds what comes for a paused guest until the guest resumes;
  * tun's queue is its txqueuelen (500 frames by default), a pause of
  * under three seconds at the probe's rate.  A new tap gets this many
@@ -171,21 +162,26 @@ int switchover_deliver(struct switchover *sw)
 	return n;
 }
 
-void switchover_undeliver(struct switchover *sw)
+int switchover_drop_rules(const char *bridge, const char *mac)
 {
 	char flow[96];
+	const char *argv[] = { "ovs-ofctl", "del-flows", bridge, flow, NULL };
+
+	snprintf(flow, sizeof(flow), "cookie=" SWITCHOVER_COOKIE "/-1,dl_dst=%s", mac);
+	return run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+}
+
+void switchover_undeliver(struct switchover *sw)
+{
 	int i;
 
 	if (!sw->delivering)
 		return;
 	sw->delivering = false;
-	for (i = 0; i < sw->n; i++) {
-		snprintf(flow, sizeof(flow), "cookie=" SWITCHOVER_COOKIE "/-1,dl_dst=%s",
-			 sw->a[i].mac);
-		if (ofctl("del-flows", &sw->a[i], flow))
+	for (i = 0; i < sw->n; i++)
+		if (switchover_drop_rules(sw->a[i].bridge, sw->a[i].mac))
 			fprintf(stderr, "roam-migrate-agent: the delivery rules for %s stay\n",
 				sw->a[i].dev);
-	}
 }
 
 int switchover_announce(const struct switchover *sw)

@@ -79,6 +79,10 @@ void switchover_init(const char *uplink);
 int switchover_deliver(struct switchover *sw);
 void switchover_undeliver(struct switchover *sw);
 
+/* switchover_drop_rules - take out the rules with the switchover's
+ * cookie for MAC on BRIDGE, either side's: 0, or -1 if ovs-ofctl failed. */
+int switchover_drop_rules(const char *bridge, const char *mac);
+
 /*
  * switchover_clear - take out any delivery rule for SW's MACs, whether
  * this agent put it in or not (only an agent killed during a migration
