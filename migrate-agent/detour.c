@@ -12,12 +12,6 @@
 
 #include "ifaces.h"
 #include "redirect_client.h"
-#include "run.h"
-
-#define HELPER_TIMEOUT_MS 5000
-/* the delivery rules' priority (switchover.c): above NORMAL, below the
- * guest's own rules */
-#define DETOUR_HAIRPIN_PRIORITY "100"
 
 /* ovs-vswitchd's one kernel datapath. */
 #define DATAPATH "ovs-system"
@@ -156,18 +150,7 @@ static void hold_tap(struct detour_port *p)
 	relay(p, -1);
 }
 
-static void detour_release_port(struct detour_port *p);
-
-/* ovs-ofctl add-flows P's bridge, FLOWS on stdin. */
-static int add_flows(const struct detour_port *p, const char *flows)
-{
-	const char *argv[] = { "ovs-ofctl", "add-flows", p->bridge, "-", NULL };
-
-	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
-}
-
-/* The hairpin rules (see detour.h), one ovs-ofctl run a port. */
-static void hairpin(struct detour *d)
+void detour_hairpin(struct detour *d)
 {
 	char flow[192];
 	int i;
@@ -178,9 +161,9 @@ static void hairpin(struct detour *d)
 		if (!p->on || p->uplink_ofport < 1)
 			continue;
 		snprintf(flow, sizeof(flow),
-			 "cookie=" SWITCHOVER_COOKIE ",priority=" DETOUR_HAIRPIN_PRIORITY ",in_port=%d,dl_dst=%s,actions=in_port\n",
+			 "cookie=" SWITCHOVER_COOKIE ",priority=" SWITCHOVER_PRIORITY ",in_port=%d,dl_dst=%s,actions=in_port\n",
 			 p->uplink_ofport, p->mac);
-		if (add_flows(p, flow))
+		if (switchover_add_rules(p->bridge, flow))
 			fprintf(stderr, "roam-migrate-agent: no hairpin rule for %s\n", p->dev);
 		else
 			d->hairpin = true;
@@ -198,6 +181,20 @@ static void unhairpin(struct detour *d)
 		if (d->p[i].on && switchover_drop_rules(d->p[i].bridge, d->p[i].mac))
 			fprintf(stderr, "roam-migrate-agent: the hairpin rule for %s stays\n",
 				d->p[i].dev);
+}
+
+static void detour_release_port(struct detour_port *p)
+{
+	int j;
+
+	for (j = 0; j < p->h.n; j++)
+		if (p->watch[j] >= 0)
+			virEventRemoveHandle(p->watch[j]);
+	tapq_release(&p->h);
+	if (p->sent_on.failed)
+		fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
+			p->dev, p->sent_on.failed);
+	memset(&p->sent_on, 0, sizeof(p->sent_on));
 }
 
 int detour_start(struct detour *d)
@@ -228,25 +225,6 @@ int detour_start(struct detour *d)
 	}
 	d->on = n > 0;
 	return n;
-}
-
-void detour_hairpin(struct detour *d)
-{
-	hairpin(d);
-}
-
-static void detour_release_port(struct detour_port *p)
-{
-	int j;
-
-	for (j = 0; j < p->h.n; j++)
-		if (p->watch[j] >= 0)
-			virEventRemoveHandle(p->watch[j]);
-	tapq_release(&p->h);
-	if (p->sent_on.failed)
-		fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
-			p->dev, p->sent_on.failed);
-	memset(&p->sent_on, 0, sizeof(p->sent_on));
 }
 
 void detour_release(struct detour *d)

@@ -72,26 +72,8 @@ out_doc:
 	return n;
 }
 
-char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
-		const char *arg4)
-{
-	const char *argv[] = { "ovs-vsctl", "--timeout=5", arg1, arg2, arg3, arg4, NULL };
-	char *out, *end;
-
-	if (run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS)) {
-		free(out);
-		return NULL;
-	}
-	end = out + strlen(out);
-	while (end > out && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '"'))
-		*--end = '\0';
-	if (out[0] == '"')
-		memmove(out, out + 1, strlen(out));
-	return out;
-}
-
 /* The untagged VLAN of a port with TAG and VLAN_MODE as ovs-vsctl
- * prints them ("[]": none); see ovs_port_vlan. */
+ * prints them ("[]": none); see struct ovs_port_info. */
 static int port_vlan(const char *tag, const char *mode, bool *trunk)
 {
 	int vid = atoi(tag);
@@ -115,25 +97,6 @@ static char *next_line(char **s)
 		*end++ = '\0';
 	*s = end;
 	return line;
-}
-
-int ovs_port_vlan(const char *dev, bool *trunk)
-{
-	const char *argv[] = { "ovs-vsctl", "--timeout=5", "get", "Port", dev,
-			       "tag", "vlan_mode", NULL };
-	char *out, *rest, *tag, *mode;
-	int vid = -1;
-
-	/* one line per column */
-	if (!run_cmd(argv, NULL, &out, HELPER_TIMEOUT_MS)) {
-		rest = out;
-		tag = next_line(&rest);
-		mode = next_line(&rest);
-		if (tag && mode)
-			vid = port_vlan(tag, mode, trunk);
-	}
-	free(out);
-	return vid;
 }
 
 int ovs_port_info(const char *dev, const char *uplink, struct ovs_port_info *pi)

@@ -19,27 +19,15 @@ int ifaces_each(virDomainPtr dom,
 		void (*fn)(const char *dev, const char *mac, void *arg),
 		void *arg);
 
-/*
- * ovs_query - the trimmed stdout of `ovs-vsctl ARG1 [ARG2 [ARG3 [ARG4]]]`
- * (unquoted), malloc()ed, or NULL if it failed.
- */
-char *ovs_query(const char *arg1, const char *arg2, const char *arg3,
-		const char *arg4);
-
-/*
- * ovs_port_vlan - the 802.1Q VID that frames leaving port DEV untagged
- * belong to: its tag (an access port's, or a trunk's native VLAN), 0 for
- * none; -1 if Open vSwitch could not be asked.  *TRUNK tells whether
- * the port also carries tagged frames (vlan_mode trunk or native-*, or
- * no tag at all).
- */
-int ovs_port_vlan(const char *dev, bool *trunk);
-
-/* What the destination needs of a port, asked in one ovs-vsctl run. */
+/* What a switchover needs of a port, asked in one ovs-vsctl run. */
 struct ovs_port_info {
 	char bridge[64];
 	int ofport;		/* its OpenFlow port */
-	int vlan;		/* as ovs_port_vlan tells it */
+	/* the 802.1Q VID that frames leaving it untagged belong to: its
+	 * tag (an access port's, or a trunk's native VLAN), 0 for none;
+	 * TRUNK: it also carries tagged frames (vlan_mode trunk or
+	 * native-*, or no tag at all) */
+	int vlan;
 	bool trunk;
 	int uplink_ofport;	/* the uplink's OpenFlow port; 0: no uplink */
 };

@@ -75,10 +75,8 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 	return 0;
 }
 
-/* The delivery rules' priorities (their cookie: switchover.h): above the bridge's NORMAL rule (0), which they
- * override, and below the guest's own rules (an ACL's drop at 200 still
- * drops), which they must not. */
-#define DELIVERY_PRIORITY "100"
+/* A trunk's delivery rule for its tagged VLANs: below the untagged
+ * VLAN's (SWITCHOVER_PRIORITY), which takes the tag off. */
 #define DELIVERY_TRUNK_PRIORITY "99"
 
 /* A tap holds what comes for a paused guest until the guest resumes;
@@ -117,14 +115,13 @@ static int lengthen_queue(const char *dev, int len)
 /* A's rules from the uplink to its tap, in one ovs-ofctl run. */
 static int deliver_port(const struct announcement *a)
 {
-	const char *argv[] = { "ovs-ofctl", "add-flows", a->bridge, "-", NULL };
 	char flows[512];
 	int n = 0;
 
 	/* the port's untagged VLAN: the tag the source pushed comes off */
 	if (a->vlan)
 		n += snprintf(flows + n, sizeof(flows) - (size_t)n,
-			      "cookie=" SWITCHOVER_COOKIE ",priority=" DELIVERY_PRIORITY ",in_port=%d,dl_dst=%s,dl_vlan=%d,actions=strip_vlan,output:%s\n",
+			      "cookie=" SWITCHOVER_COOKIE ",priority=" SWITCHOVER_PRIORITY ",in_port=%d,dl_dst=%s,dl_vlan=%d,actions=strip_vlan,output:%s\n",
 			      a->uplink_ofport, a->mac, a->vlan, a->ofport);
 	/* a trunk's other VLANs keep their tags */
 	if (a->trunk)
@@ -133,7 +130,7 @@ static int deliver_port(const struct announcement *a)
 			      a->uplink_ofport, a->mac, a->ofport);
 	if (!n || (size_t)n >= sizeof(flows))
 		return -1;
-	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+	return switchover_add_rules(a->bridge, flows);
 }
 
 int switchover_deliver(struct switchover *sw)
@@ -160,6 +157,13 @@ int switchover_deliver(struct switchover *sw)
 		lengthen_queue(a->dev, DELIVERY_QUEUE_LEN);
 	}
 	return n;
+}
+
+int switchover_add_rules(const char *bridge, const char *flows)
+{
+	const char *argv[] = { "ovs-ofctl", "add-flows", bridge, "-", NULL };
+
+	return run_cmd(argv, flows, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
 }
 
 int switchover_drop_rules(const char *bridge, const char *mac)

@@ -34,6 +34,10 @@
  * detour.c), by which they are taken out; roam-port's drop-flows and the
  * migration suite know it too. */
 #define SWITCHOVER_COOKIE "0x726f616d64656c69"
+/* Their priority: above the bridge's NORMAL rule (0), which they
+ * override, and below the guest's own rules (an ACL's drop at 200 still
+ * drops), which they must not. */
+#define SWITCHOVER_PRIORITY "100"
 
 /* The delays (ms after the resume) of the announcements. */
 #define SWITCHOVER_ANNOUNCE_DELAYS { 0, 50, 200 }
@@ -46,7 +50,7 @@ struct announcement {
 	char mac[18];
 	char bridge[64];
 	char ofport[16];
-	int vlan;		/* the port's untagged VLAN (ovs_port_vlan) */
+	int vlan;		/* the port's untagged VLAN (ovs_port_info) */
 	bool trunk;
 	int uplink_ofport;	/* on its bridge; 0: no uplink */
 	unsigned char rarp[60];	/* the RARP */
@@ -78,6 +82,10 @@ void switchover_init(const char *uplink);
  */
 int switchover_deliver(struct switchover *sw);
 void switchover_undeliver(struct switchover *sw);
+
+/* switchover_add_rules - add FLOWS (ovs-ofctl's syntax, a line each) to
+ * BRIDGE in one ovs-ofctl run: 0, or -1 if it failed. */
+int switchover_add_rules(const char *bridge, const char *flows);
 
 /* switchover_drop_rules - take out the rules with the switchover's
  * cookie for MAC on BRIDGE, either side's: 0, or -1 if ovs-ofctl failed. */
