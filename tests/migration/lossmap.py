@@ -7,7 +7,9 @@ OUT is a migration run's out/ directory (suite.sh --out, with --env
 MIG_PCAP=1): the probe's trace (trace.MODE, host 2's clock), both hosts'
 timelines (timeline.MODE.hostN.json, or timeline.hostN.json for the
 agent mode) and both uplinks' captures as received and as sent
-(upN.MODE.in.pcap, upN.MODE.out.pcap, each host's own clock).
+(upN.MODE.in.pcap, upN.MODE.out.pcap, each host's own clock), and,
+where the run kept them, what the guest's taps on each host passed to
+the guest (upN.MODE.tap.IFINDEX.pcap, "tapN>guest").
 
 A datagram counts as lost when the probe got no answer for it.  Runs of
 lost datagrams are printed one a line, under the migration they fall in:
@@ -100,6 +102,13 @@ def read_caps(out, mode):
                     seen.setdefault(got[1], t)
                 elif got:
                     answered.add(got[1])
+        # taps: only datagrams to the guest, each host's own clock
+        for path in sorted(out.glob(f"up{host}.{mode}.tap.*.pcap")):
+            seen = caps.setdefault(f"tap{host}>guest", {})
+            for t, frame in pcap_frames(path):
+                got = udp_seq(frame)
+                if got and got[0] == "to":
+                    seen.setdefault(got[1], t)
     return caps, answered, rarps
 
 
@@ -149,10 +158,14 @@ def main():
     if not diffs:
         die("no frame was seen leaving host 2 and reaching host 1")
     skew = statistics.median(diffs)
-    for name in ("up1<in", "up1>out"):
-        caps[name] = {s: t - skew for s, t in caps[name].items()}
+    for name in ("up1<in", "up1>out", "tap1>guest"):
+        if name in caps:
+            caps[name] = {s: t - skew for s, t in caps[name].items()}
     for name in ("up1<in", "up1>out"):
         rarps[name] = [t - skew for t in rarps.get(name, [])]
+    if "tap1>guest" not in caps and "tap2>guest" not in caps:
+        print("no tap captures in this run: losses are placed by the "
+              "uplinks' only")
     print(f"host 1's clock runs {skew:.1f} ms ahead of host 2's "
           f"(link latency included; {len(diffs)} frames)")
 
@@ -177,8 +190,10 @@ def main():
     for host, rec in read_timelines(out, mode):
         if rec.get("role") == "destination" and event(rec, "guest resumed"):
             base = skew if host == 1 else 0
-            dests[event(rec, "guest resumed") - base] = (
-                host, {e["what"]: e["t"] - base for e in rec["events"]})
+            evs = {}
+            for e in rec["events"]:
+                evs.setdefault(e["what"], e["t"] - base)
+            dests[event(rec, "guest resumed") - base] = (host, evs)
 
     top = max(answers)
     lost = [s for s in range(top) if s not in answers]
@@ -224,7 +239,7 @@ def main():
             if t - 2000 <= r["t"] < nxt - 2000:
                 n = r["last"] - r["first"] + 1
                 print(f"  {n:4d} lost from seq {r['first']}, sent about "
-                      f"{r['t'] - t:+.0f} ms: {r['where'] or 'on no uplink'}")
+                      f"{r['t'] - t:+.0f} ms: {r['where'] or 'in no capture'}")
     return 0
 
 

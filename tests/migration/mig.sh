@@ -48,6 +48,8 @@ ECHO_RCVBUF=${MIG_ECHO_RCVBUF:-8388608}
 # it: ovs-ofctl refuses to delete with a bare cookie)
 ACL_PORT=7001
 ACL="cookie=0xac1,priority=200,tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT,actions=drop"
+# clocksync.py's server on host 1, for 00-start
+CLOCK_PORT=7010
 # the cookie of the agent's delivery rules (migrate-agent/switchover.c)
 DELIVERY_COOKIE=0x726f616d64656c69
 # the orchestrator's policing of the guest's port (kbit/s, kbit)
@@ -287,9 +289,10 @@ migrate() {
 # uplink, both ways, in $CAPS/NAME, in the background (it outlives a peer
 # call); uplink_counts NAME stops it and prints "untagged=U vlan10=T".
 # With MIG_PCAP set, the same frames also go to NAME.in.pcap and
-# NAME.out.pcap (as received and as sent; 128 bytes of each), which
-# uplink_counts copies to the run's out/ directory for
-# tests/migration/lossmap.py.
+# NAME.out.pcap (as received and as sent; 128 bytes of each), and what
+# each of the guest's taps here passed to the guest to
+# NAME.tap.IFINDEX.pcap (tap_caps), which uplink_counts copies to the
+# run's out/ directory for tests/migration/lossmap.py.
 uplink_cap() {
 	local way err
 
@@ -303,6 +306,11 @@ uplink_cap() {
 			>/dev/null 2>"$CAPS/$1.$way.err" </dev/null &
 		echo $! >"$MIG/$1.$way.pid"
 	done
+	if [ -n "${MIG_PCAP:-}" ]; then
+		setsid timeout 1800 bash -c ". ./mig.sh && tap_caps '$1'" \
+			>/dev/null 2>&1 </dev/null &
+		echo $! >"$MIG/$1.taps.pid"
+	fi
 	for err in "$CAPS/$1.err" ${MIG_PCAP:+"$CAPS/$1.in.err" "$CAPS/$1.out.err"}; do
 		wait_for 100 grep -q 'listening on' "$err" || {
 			cat "$err"
@@ -311,9 +319,63 @@ uplink_cap() {
 	done
 }
 
-uplink_counts() {
-	local pid way
+# clock_serve, on host 1: clocksync.py's server, in the background, until
+# clock_unserve.  clock_sync, on host 2: this host's clock stepped onto
+# host 1's over the host link, then asked again: at most 5 ms apart.
+# Prints both answers.
+clock_serve() {
+	setsid python3 ./clocksync.py serve "$CLOCK_PORT" </dev/null >/dev/null 2>&1 &
+	echo $! >"$MIG/clocksync.pid"
+	wait_for 100 eval "[ -n \"\$(ss -Htln 'sport = :$CLOCK_PORT')\" ]"
+}
 
+clock_unserve() {
+	kill "$(cat "$MIG/clocksync.pid")"
+}
+
+clock_sync() {
+	local out again
+
+	out=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT") &&
+		again=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT" --dry-run) &&
+		echo "step: $out; after: $again" &&
+		awk '{ o = $2 < 0 ? -$2 : $2; exit !(o <= 5) }' <<<"$again"
+}
+
+# tap_caps NAME: every tap of the guest's that appears on this host (its
+# MAC with fe for the first octet, as libvirt sets it), captured as it
+# sends to the guest in $CAPS/NAME.tap.IFINDEX.pcap, until killed; each
+# tcpdump ends with its tap.  A destination's tap appears in libvirt's
+# Prepare, seconds before the guest resumes.
+tap_caps() {
+	local dev idx
+	local -A started=()
+
+	while :; do
+		for dev in $(ip -o link show | awk -v mac="fe${GUEST_MAC:2}" \
+			'$0 ~ "link/ether " mac { sub(/:$/, "", $2); print $2 }'); do
+			idx=$(cat "/sys/class/net/$dev/ifindex" 2>/dev/null) || continue
+			[ -n "${started[$idx]:-}" ] && continue
+			started[$idx]=1
+			tcpdump -i "$dev" -Q out -s 128 -U -w "$CAPS/$1.tap.$idx.pcap" \
+				>/dev/null 2>&1 </dev/null &
+		done
+		sleep 0.2
+	done
+}
+
+uplink_counts() {
+	local pid way f
+
+	if [ -n "${MIG_PCAP:-}" ]; then
+		pid=$(cat "$MIG/$1.taps.pid") || return 1
+		kill -- "-$pid" 2>/dev/null
+		wait_for_exit "$pid" 50 || return 1
+		for f in "$CAPS/$1".tap.*.pcap; do
+			[ -e "$f" ] || continue
+			cp "$f" "$ROAM_SHARED/out/" || return 1
+		done
+	fi
 	for way in ${MIG_PCAP:+in out}; do
 		pid=$(cat "$MIG/$1.$way.pid") || return 1
 		kill -INT "$pid" && wait_for_exit "$pid" 50 &&
@@ -672,12 +734,28 @@ guest_up() {
 # settings, FROM has no rule of the guest's.  The window is left in
 # $MOVED_WINDOW.
 MOVED_WINDOW=
+# drop_counts: this host's datapath lookups (its "lost" are upcalls
+# dropped) and the guest's tap's counters as the host sends to the guest,
+# on one line, for MIG_PCAP runs' diagnostics.
+drop_counts() {
+	local tap
+
+	tap=$(dom_tap "$GUEST" 2>/dev/null) || tap=
+	printf '%s; tap %s: %s\n' \
+		"$(ovs-dpctl show 2>&1 | grep -m1 lookups | tr -s ' ')" "${tap:-none}" \
+		"$([ -n "$tap" ] && ip -s -o link show "$tap" | grep -o 'TX: .*' | tr -s ' ')"
+}
+
 moved() {
 	local mode=$1 what=$2 from=$3 to=$4 w
 
 	w=$(peer "probe_window $mode $5") || w="no report: $w"
 	MOVED_WINDOW=$w
 	tap_diag "[$mode] $what: $w"
+	if [ -n "${MIG_PCAP:-}" ]; then
+		tap_diag "[$mode] $what: host 1: $(drop_counts)"
+		tap_diag "[$mode] $what: host 2: $(peer drop_counts)"
+	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
 	expect "$mode" "$what: host $to: the guest's port has its settings" \

@@ -6,7 +6,8 @@
 # trunk, the nested guest's files, libvirtd restarted (it looks for hooks
 # when it starts), and the namespaces of mig.sh's diagram.  Then host 1
 # checks the VLANs across the uplink from its observer: VLAN 20 reaches
-# host 2's beacon, VLAN 10's peer is out of its reach.
+# host 2's beacon, VLAN 10's peer is out of its reach.  And host 2's clock
+# is put on host 1's (clocksync.py says why).
 # roam: limit 300
 
 # shellcheck source=../mig.sh
@@ -31,11 +32,23 @@ if [ "$ROAM_HOST_INDEX" -eq 2 ]; then
 	check "ns1, the peer, on VLAN 10" ns_access 1 10
 	check "ns4, the beacon, on VLAN 20" ns_access 4 20
 	check "host 2 is ready" roam_barrier mig-ready 300
+	check "host 1's clock is served" roam_barrier mig-clock 300
+	if out=$(clock_sync 2>&1); then
+		tap_ok "host 2's clock is put on host 1's ($out)"
+	else
+		tap_not_ok "host 2's clock is put on host 1's"
+		tap_diag "$out"
+	fi
+	check "host 2 has put its clock on host 1's" roam_barrier mig-clocked 300
 	check "host 1 has checked the VLANs" roam_barrier mig-vlans 300
 	return 0
 fi
 check "ns2, the observer, on VLAN 20" ns_access 2 20
 check "host 2 is ready" roam_barrier mig-ready 300
+check "clocksync.py serves host 2" clock_serve
+check "host 1's clock is served" roam_barrier mig-clock 300
+check "host 2 has put its clock on host 1's" roam_barrier mig-clocked 300
+check "clocksync.py stops" clock_unserve
 check "virsh reaches host 2's libvirtd over the host link" \
 	virsh -c "$(libvirt_uri 2)" -q version
 check "the observer reaches host 2's beacon on VLAN 20, over the uplink" \
