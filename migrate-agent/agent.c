@@ -42,7 +42,7 @@ struct agent {
 	const char *uri;
 	int interval_ms;
 	virConnectPtr conn;
-	int lifecycle_cb, job_cb;	/* event callback ids, -1: none */
+	int lifecycle_cb, job_cb, iteration_cb;	/* event callback ids, -1: none */
 	int refresh_timer;
 	bool reconnect;
 	bool just_connected;	/* the next refresh is the first since */
@@ -234,6 +234,7 @@ static void detour_end(struct guest *g, bool failed)
 	timeline_set_int(&g->tl, "redirected_frames",
 			 detour_relayed() ? d->drained : (long long)d->packets);
 	timeline_set_int(&g->tl, "sent_on_from_taps", d->drained);
+	timeline_set_int(&g->tl, "kept_by_qemu_sent_on", d->kept);
 	if (failed) {
 		detour_stop(d);
 		timeline_event(&g->tl, "redirects removed", "agent");
@@ -377,6 +378,24 @@ static void on_job_completed(virConnectPtr conn, virDomainPtr dom,
 		timeline_end(&g->tl);
 }
 
+/* The source: a migration of G began (libvirt reports each pass over
+ * the guest's memory, the first at the start); what its taps are handed
+ * is recorded from now to the pause (taprecord.h). */
+static void on_iteration(virConnectPtr conn, virDomainPtr dom, int iteration,
+			 void *opaque)
+{
+	struct guest *g = guest_get(dom);
+
+	(void)conn;
+	(void)iteration;
+	(void)opaque;
+	if (!g || !detour_enabled() || g->dt.on)
+		return;
+	if (!g->dt.n)
+		detour_prepare(dom, &g->dt);
+	detour_record(&g->dt);
+}
+
 /* The sweep (guests_sweep), then every running guest that no job holds:
  * record its ports.  (A job that begins between the check and the write
  * makes the write wait for it, up to libvirt's job timeout: the event
@@ -409,8 +428,13 @@ static void refresh_all(int timer, void *opaque)
 		g = a->just_connected ? guest_get(doms[i]) : NULL;
 		if (g)
 			clear_leftovers(doms[i], g);
-		if (!virDomainGetJobInfo(doms[i], &job) && job.type == VIR_DOMAIN_JOB_NONE)
+		if (!virDomainGetJobInfo(doms[i], &job) && job.type == VIR_DOMAIN_JOB_NONE) {
 			changed = guest_refresh(doms[i]);
+			/* a migration that ended before its pause */
+			g = guest_get(doms[i]);
+			if (g && !g->dt.on)
+				detour_unrecord(&g->dt);
+		}
 		/* what the pause will need, asked while there is time: again
 		 * when the port settings changed (the VLANs among them) */
 		g = changed >= 0 && detour_enabled() ? guest_get(doms[i]) : NULL;
@@ -441,10 +465,12 @@ static void agent_disconnect(struct agent *a)
 		virConnectDomainEventDeregisterAny(a->conn, a->lifecycle_cb);
 	if (a->job_cb >= 0)
 		virConnectDomainEventDeregisterAny(a->conn, a->job_cb);
+	if (a->iteration_cb >= 0)
+		virConnectDomainEventDeregisterAny(a->conn, a->iteration_cb);
 	virConnectUnregisterCloseCallback(a->conn, on_close);
 	virConnectClose(a->conn);
 	a->conn = NULL;
-	a->lifecycle_cb = a->job_cb = -1;
+	a->lifecycle_cb = a->job_cb = a->iteration_cb = -1;
 }
 
 static int agent_connect(struct agent *a)
@@ -463,7 +489,10 @@ static int agent_connect(struct agent *a)
 	a->job_cb = virConnectDomainEventRegisterAny(a->conn, NULL,
 		VIR_DOMAIN_EVENT_ID_JOB_COMPLETED,
 		VIR_DOMAIN_EVENT_CALLBACK(on_job_completed), a, NULL);
-	if (a->lifecycle_cb < 0 || a->job_cb < 0)
+	a->iteration_cb = virConnectDomainEventRegisterAny(a->conn, NULL,
+		VIR_DOMAIN_EVENT_ID_MIGRATION_ITERATION,
+		VIR_DOMAIN_EVENT_CALLBACK(on_iteration), a, NULL);
+	if (a->lifecycle_cb < 0 || a->job_cb < 0 || a->iteration_cb < 0)
 		goto err_close;
 	/* what happened while nobody watched */
 	a->just_connected = true;
@@ -500,7 +529,7 @@ int main(int argc, char **argv)
 	const char *roam_port = "roam-port", *uplink = NULL;
 	struct agent a = {
 		.uri = "qemu:///system", .interval_ms = 2000,
-		.lifecycle_cb = -1, .job_cb = -1,
+		.lifecycle_cb = -1, .job_cb = -1, .iteration_cb = -1,
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, rc = 1;

@@ -5,6 +5,7 @@
 #include "detour.h"
 
 #include <errno.h>
+#include <linux/virtio_net.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,8 @@ static void prepare_one(const char *dev, const char *mac, void *arg)
 
 int detour_prepare(virDomainPtr dom, struct detour *d)
 {
+	/* a port's record is of its tap: it is made afresh */
+	detour_unrecord(d);
 	d->n = 0;
 	if (ifaces_each(dom, prepare_one, d) < 0)
 		return -1;
@@ -132,6 +135,77 @@ static void on_readable(int watch, int fd, int events, void *opaque)
 	relay(opaque, fd);
 }
 
+static void on_recorded(int watch, int fd, int events, void *opaque)
+{
+	struct detour_port *p = opaque;
+
+	(void)watch;
+	(void)fd;
+	(void)events;
+	taprec_read(&p->rec);
+}
+
+static void unrecord(struct detour_port *p)
+{
+	if (!p->rec.rbuf)
+		return;
+	virEventRemoveHandle(p->rec_watch);
+	taprec_stop(&p->rec);
+}
+
+void detour_record(struct detour *d)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		struct detour_port *p = &d->p[i];
+
+		if (p->rec.rbuf || taprec_start(&p->rec, p->dev))
+			continue;
+		p->rec_watch = virEventAddHandle(p->rec.sock, VIR_EVENT_HANDLE_READABLE,
+						 on_recorded, p, NULL);
+		if (p->rec_watch < 0)
+			taprec_stop(&p->rec);
+	}
+}
+
+void detour_unrecord(struct detour *d)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		unrecord(&d->p[i]);
+}
+
+/*
+ * The first frame drained from P's tap: the one the tap was handed
+ * before it is the one QEMU kept at the stop (taprecord.h), sent on
+ * first.  The record has done its work either way.
+ */
+static void on_first_drained(struct tapq_hold *h, const unsigned char *frame,
+			     size_t len, void *arg)
+{
+	const size_t vh = sizeof(struct virtio_net_hdr);
+	struct detour_port *p = arg;
+	const struct taprec_frame *kept;
+
+	if (!p->rec.rbuf)
+		return;
+	taprec_read(&p->rec);
+	kept = taprec_before(&p->rec, frame, len);
+	if (kept) {
+		int before = p->sent_on.sent;
+
+		tapq_hold_send(h, kept->buf, kept->buf + vh, kept->len - vh, &p->sent_on);
+		p->kept_sent = p->sent_on.sent > before;
+	} else {
+		fprintf(stderr, "roam-migrate-agent: %s: %s\n", p->dev,
+			p->rec.holes ? "the record of its frames has holes: what QEMU kept is lost" :
+				       "QEMU kept no frame that was recorded");
+	}
+	unrecord(p);
+}
+
 /* Take hold of P's tap until detour_release, and send on what it holds
  * now and whenever more comes in. */
 static void hold_tap(struct detour_port *p)
@@ -140,10 +214,13 @@ static void hold_tap(struct detour_port *p)
 
 	memset(&p->sent_on, 0, sizeof(p->sent_on));
 	p->first_ns = 0;
+	p->kept_sent = false;
 	for (i = 0; i < TAPQ_MAX_QUEUES; i++)
 		p->watch[i] = -1;
 	if (tapq_hold(&p->q, p->dev, uplink, p->vlan, &p->h))
 		return;
+	p->h.first = on_first_drained;
+	p->h.first_arg = p;
 	for (i = 0; i < p->h.n; i++)
 		p->watch[i] = virEventAddHandle(p->h.f[i].fd, VIR_EVENT_HANDLE_READABLE,
 						on_readable, p, NULL);
@@ -191,6 +268,7 @@ static void detour_release_port(struct detour_port *p)
 		if (p->watch[j] >= 0)
 			virEventRemoveHandle(p->watch[j]);
 	tapq_release(&p->h);
+	unrecord(p);
 	if (p->sent_on.failed)
 		fprintf(stderr, "roam-migrate-agent: %s: %d queued frame(s) not sent on\n",
 			p->dev, p->sent_on.failed);
@@ -203,7 +281,7 @@ int detour_start(struct detour *d)
 	int i, n = 0;
 
 	d->first_ns = d->packets = 0;
-	d->drained = 0;
+	d->drained = d->kept = 0;
 	d->hairpin = false;
 	if (!uplink || (client && datapath(&d->dp_ifindex, &uplink_no)))
 		return 0;
@@ -222,6 +300,7 @@ int detour_start(struct detour *d)
 		n++;
 		relay(p, -1);
 		d->drained += p->sent_on.sent;
+		d->kept += p->kept_sent;
 	}
 	d->on = n > 0;
 	return n;
@@ -239,7 +318,7 @@ int detour_sample(struct detour *d)
 {
 	struct redirect_info info;
 	uint64_t first = 0, packets = 0;
-	int i, drained = 0, err = 0;
+	int i, drained = 0, kept = 0, err = 0;
 
 	for (i = 0; i < d->n; i++) {
 		struct detour_port *p = &d->p[i];
@@ -247,6 +326,7 @@ int detour_sample(struct detour *d)
 		if (!p->on)
 			continue;
 		drained += p->sent_on.sent;
+		kept += p->kept_sent;
 		if (p->first_ns && (!first || p->first_ns < first))
 			first = p->first_ns;
 		if (!client)
@@ -264,6 +344,8 @@ int detour_sample(struct detour *d)
 		d->packets = packets;
 	if (drained > d->drained)
 		d->drained = drained;
+	if (kept > d->kept)
+		d->kept = kept;
 	if (first && (!d->first_ns || first < d->first_ns))
 		d->first_ns = first;
 	return err;

@@ -12,7 +12,8 @@
  *
  * At the pause the agent also takes hold of the taps' queues
  * (tapqueue.h) and sends on what they hold: the frames the switch handed
- * the tap between QEMU's stop and the redirect.  Without the family (the
+ * the tap between QEMU's stop and the redirect, and before them the one
+ * QEMU read at the stop and kept (taprecord.h).  Without the family (the
  * in-tree module) that is the whole detour: the taps are drained each
  * time a frame comes in, until the guest leaves, a relay by the agent.
  *
@@ -39,6 +40,7 @@
 #include <stdint.h>
 
 #include "switchover.h"
+#include "taprecord.h"
 #include "tapqueue.h"
 
 struct detour_port {
@@ -54,6 +56,10 @@ struct detour_port {
 	int watch[TAPQ_MAX_QUEUES];	/* libvirt handle ids of h's files */
 	struct tapq_counts sent_on;	/* what they held, sent on */
 	uint64_t first_ns;	/* CLOCK_REALTIME of the first sent on */
+	struct taprec rec;	/* what the tap was handed, from
+				 * detour_record to the first drain */
+	int rec_watch;		/* libvirt handle id of rec's socket */
+	bool kept_sent;		/* the frame QEMU kept was sent on */
 };
 
 struct detour {
@@ -65,6 +71,7 @@ struct detour {
 	uint64_t first_ns;	/* CLOCK_REALTIME of the first frame detoured */
 	uint64_t packets;	/* frames redirected by the kernel, all ports */
 	int drained;		/* frames sent on from the taps' queues */
+	int kept;		/* of them, frames QEMU had kept (taprecord.h) */
 	int timer;		/* libvirt timeout id while watched, -1: none */
 	long long started_ms;	/* CLOCK_MONOTONIC of detour_start */
 };
@@ -83,6 +90,15 @@ bool detour_relayed(void);
 /* detour_prepare - D learns DOM's taps and their VLANs.  Returns how many
  * ports, or -1. */
 int detour_prepare(virDomainPtr dom, struct detour *d);
+
+/*
+ * detour_record - record what D's taps are handed (taprecord.h), from a
+ * migration's start to its first drain, so that the frame QEMU keeps at
+ * the stop can be sent on.  detour_unrecord - stop it, where the
+ * migration ended before that.
+ */
+void detour_record(struct detour *d);
+void detour_unrecord(struct detour *d);
 
 /* detour_start - take hold of D's taps and send on what they hold,
  * redirect the ports to the uplink, send on what came in meanwhile;

@@ -103,7 +103,7 @@ int tapq_find(const char *dev, struct tapq *q)
  * tag pushed moves the offsets it gives by 4.
  */
 static int send_frame(int sock, struct virtio_net_hdr *vh,
-		      unsigned char *frame, size_t len, uint16_t vlan)
+		      const unsigned char *frame, size_t len, uint16_t vlan)
 {
 	struct msghdr msg = { 0 };
 	struct iovec iov[4];
@@ -127,12 +127,13 @@ static int send_frame(int sock, struct virtio_net_hdr *vh,
 			vh->csum_start = htole16(le16toh(vh->csum_start) + 4);
 		if (vh->hdr_len)
 			vh->hdr_len = htole16(le16toh(vh->hdr_len) + 4);
-		iov[n++] = (struct iovec){ .iov_base = frame, .iov_len = 2 * ETH_ALEN };
+		/* sendmsg() only reads what an iovec points at */
+		iov[n++] = (struct iovec){ .iov_base = (void *)frame, .iov_len = 2 * ETH_ALEN };
 		iov[n++] = (struct iovec){ .iov_base = tag, .iov_len = sizeof(tag) };
-		iov[n++] = (struct iovec){ .iov_base = frame + 2 * ETH_ALEN,
+		iov[n++] = (struct iovec){ .iov_base = (void *)(frame + 2 * ETH_ALEN),
 					   .iov_len = len - 2 * ETH_ALEN };
 	} else {
-		iov[n++] = (struct iovec){ .iov_base = frame, .iov_len = len };
+		iov[n++] = (struct iovec){ .iov_base = (void *)frame, .iov_len = len };
 	}
 	msg.msg_iov = iov;
 	msg.msg_iovlen = n;
@@ -250,6 +251,18 @@ void tapq_release(struct tapq_hold *h)
 	h->buf = NULL;
 }
 
+/* FRAME out by H's socket unless group-addressed, counted in C. */
+static void send_one(struct tapq_hold *h, struct virtio_net_hdr *vh,
+		     const unsigned char *frame, size_t len, struct tapq_counts *c)
+{
+	if (frame[0] & 1)
+		c->group++;
+	else if (send_frame(h->sock, vh, frame, len, h->vlan))
+		c->failed++;
+	else
+		c->sent++;
+}
+
 /* What F's queue holds, out by H's socket, counted in C. */
 static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 		       struct tapq_counts *c)
@@ -275,17 +288,24 @@ static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 			c->failed++;
 			continue;
 		}
-		if (frame[0] & 1) {
-			c->group++;
-			continue;
+		if (!h->drained) {
+			h->drained = true;
+			if (h->first)
+				h->first(h, frame, (size_t)len, h->first_arg);
 		}
 		if (f->hdrsz)
 			memcpy(&vh, h->buf + f->pi, sizeof(vh));
-		if (send_frame(h->sock, &vh, frame, (size_t)len, h->vlan))
-			c->failed++;
-		else
-			c->sent++;
+		send_one(h, &vh, frame, (size_t)len, c);
 	}
+}
+
+void tapq_hold_send(struct tapq_hold *h, const void *vh, const void *frame,
+		    size_t len, struct tapq_counts *c)
+{
+	struct virtio_net_hdr hdr;
+
+	memcpy(&hdr, vh, sizeof(hdr));
+	send_one(h, &hdr, frame, len, c);
 }
 
 void tapq_hold_drain(struct tapq_hold *h, int fd, struct tapq_counts *c)

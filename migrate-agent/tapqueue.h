@@ -19,6 +19,7 @@
 #ifndef ROAM_AGENT_TAPQUEUE_H
 #define ROAM_AGENT_TAPQUEUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <net/if.h>
@@ -77,6 +78,12 @@ struct tapq_hold {
 	uint16_t vlan;
 	char dev[IFNAMSIZ];
 	unsigned char *buf;	/* one frame */
+	/* called with the first frame drained (Ethernet), before it is
+	 * sent, once; NULL: not called */
+	void (*first)(struct tapq_hold *h, const unsigned char *frame,
+		      size_t len, void *arg);
+	void *first_arg;
+	bool drained;		/* a frame was read from the queues */
 };
 
 /*
@@ -91,6 +98,14 @@ int tapq_hold(const struct tapq *q, const char *dev, const char *uplink,
 /* tapq_hold_drain - drain H's queue with the descriptor FD (-1: all of
  * them), adding to *C. */
 void tapq_hold_drain(struct tapq_hold *h, int fd, struct tapq_counts *c);
+
+/*
+ * tapq_hold_send - send FRAME (LEN bytes of Ethernet, after the packet
+ * socket's struct virtio_net_hdr VH) where H sends what it drains,
+ * unless it is group-addressed; counted in *C.
+ */
+void tapq_hold_send(struct tapq_hold *h, const void *vh, const void *frame,
+		    size_t len, struct tapq_counts *c);
 
 /* tapq_release - close what H holds; nothing for an H never held (all
  * zeroes) or let go already. */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * taprecord.c: see taprecord.h.
+ */
+#include "taprecord.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/virtio_net.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* A GSO frame as the tap is handed it, after its vnet header. */
+#define REC_MAX (sizeof(struct virtio_net_hdr) + 65536 + 256)
+/* What the socket may hold between two reads of the agent's loop. */
+#define REC_RCVBUF (8 << 20)
+
+int taprec_start(struct taprec *r, const char *dev)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+	};
+	int one = 1, size = REC_RCVBUF;
+
+	taprec_stop(r);
+	sll.sll_ifindex = (int)if_nametoindex(dev);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "roam-migrate-agent: no tap %s to record: %m\n", dev);
+		return -1;
+	}
+	r->rbuf = malloc(REC_MAX);
+	if (!r->rbuf)
+		return -1;
+	r->sock = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			 htons(ETH_P_ALL));
+	if (r->sock < 0 ||
+	    setsockopt(r->sock, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) ||
+	    setsockopt(r->sock, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) ||
+	    bind(r->sock, (struct sockaddr *)&sll, sizeof(sll))) {
+		fprintf(stderr, "roam-migrate-agent: a packet socket on %s: %m\n", dev);
+		taprec_stop(r);
+		return -1;
+	}
+	return 0;
+}
+
+int taprec_add(struct taprec *r, const void *frame, size_t len)
+{
+	struct taprec_frame *f = &r->f[r->next];
+	unsigned char *copy = malloc(len);
+
+	if (!copy) {
+		r->holes = true;
+		return -1;
+	}
+	memcpy(copy, frame, len);
+	free(f->buf);
+	f->buf = copy;
+	f->len = len;
+	r->next = (r->next + 1) % TAPREC_FRAMES;
+	if (r->n < TAPREC_FRAMES)
+		r->n++;
+	return 0;
+}
+
+void taprec_read(struct taprec *r)
+{
+	struct tpacket_stats st;
+	socklen_t stlen = sizeof(st);
+
+	while (r->rbuf) {
+		struct sockaddr_ll from;
+		socklen_t fromlen = sizeof(from);
+		ssize_t len = recvfrom(r->sock, r->rbuf, REC_MAX, MSG_TRUNC,
+				       (struct sockaddr *)&from, &fromlen);
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			break;
+		/* what the host sends the guest; not what the guest sends */
+		if (from.sll_pkttype != PACKET_OUTGOING)
+			continue;
+		/* a frame cut short cannot be sent on, and a hole is a hole */
+		if ((size_t)len > REC_MAX ||
+		    (size_t)len < sizeof(struct virtio_net_hdr) + ETH_HLEN) {
+			r->holes = true;
+			continue;
+		}
+		taprec_add(r, r->rbuf, (size_t)len);
+	}
+	if (r->rbuf &&
+	    !getsockopt(r->sock, SOL_PACKET, PACKET_STATISTICS, &st, &stlen) &&
+	    st.tp_drops)
+		r->holes = true;
+}
+
+const struct taprec_frame *taprec_before(const struct taprec *r,
+					 const void *frame, size_t len)
+{
+	const size_t vh = sizeof(struct virtio_net_hdr);
+	int i;
+
+	if (r->holes)
+		return NULL;
+	/* newest first: the frame looked for came in last, or nearly */
+	for (i = 1; i < r->n; i++) {
+		int k = (r->next - i + TAPREC_FRAMES) % TAPREC_FRAMES;
+		const struct taprec_frame *f = &r->f[k];
+
+		if (f->len == vh + len && !memcmp(f->buf + vh, frame, len))
+			return &r->f[(k - 1 + TAPREC_FRAMES) % TAPREC_FRAMES];
+	}
+	return NULL;
+}
+
+void taprec_stop(struct taprec *r)
+{
+	int i;
+
+	if (r->rbuf && r->sock >= 0)
+		close(r->sock);
+	for (i = 0; i < TAPREC_FRAMES; i++)
+		free(r->f[i].buf);
+	free(r->rbuf);
+	memset(r, 0, sizeof(*r));
+}

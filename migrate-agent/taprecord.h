@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * taprecord.h: the last frames a tap was handed for its guest, kept so
+ * that the source can send on the one QEMU took in and never delivered.
+ *
+ * When the VM stops, QEMU's tap backend reads one more frame, finds that
+ * the stopped virtio-net device cannot take it, keeps it in its own
+ * queue and stops reading (a frame it already kept for want of receive
+ * buffers is purged at the stop, and the read that follows keeps the
+ * next).  On the source that frame dies with QEMU: one datagram of the
+ * guest's peers lost in each migration that had traffic at the stop,
+ * whatever the detour does.  The frames after it wait in the tap's
+ * queue, where the agent drains them (tapqueue.h).
+ *
+ * So the frame QEMU kept is the one the tap was handed just before the
+ * first frame the agent drains: QEMU's reading stops only at a frame it
+ * could not deliver.  A packet socket on the tap records what the tap is
+ * handed from the start of a migration (libvirt's first iteration event);
+ * at the first drain, taprec_before() names that frame, and the agent
+ * sends it on with the rest.  If the record may have a hole (the socket
+ * dropped a frame), nothing is named: a frame sent twice would be worse
+ * than one lost.
+ */
+#ifndef ROAM_AGENT_TAPRECORD_H
+#define ROAM_AGENT_TAPRECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* More than a tap's queue takes in during a detour's first drain. */
+#define TAPREC_FRAMES 512
+
+/* A frame as the packet socket gave it: a struct virtio_net_hdr, then
+ * the Ethernet frame. */
+struct taprec_frame {
+	unsigned char *buf;
+	size_t len;
+};
+
+/* All zeroes: recording nothing (taprec_stop() and taprec_before() are
+ * safe on it). */
+struct taprec {
+	int sock;		/* the packet socket, while recording */
+	bool holes;		/* the socket dropped frames: names nothing */
+	int next;		/* the slot the next frame goes to */
+	int n;			/* frames held, up to TAPREC_FRAMES */
+	struct taprec_frame f[TAPREC_FRAMES];
+	unsigned char *rbuf;	/* one frame being read; NULL: not recording */
+};
+
+/*
+ * taprec_start - record in R what the tap DEV is handed for its reader,
+ * from now on; R's socket (r->sock) is non-blocking, to be read with
+ * taprec_read() when readable.  Returns 0, or -1 with a message and R
+ * not recording.
+ */
+int taprec_start(struct taprec *r, const char *dev);
+
+/* taprec_read - take into R what its socket holds. */
+void taprec_read(struct taprec *r);
+
+/* taprec_add - keep FRAME (LEN bytes, vnet header first) as the newest;
+ * the oldest goes when R is full.  Returns 0, or -1 (out of memory: R
+ * then has a hole). */
+int taprec_add(struct taprec *r, const void *frame, size_t len);
+
+/*
+ * taprec_before - the frame recorded just before the newest one whose
+ * Ethernet bytes are FRAME (LEN bytes), or NULL: not recorded, recorded
+ * first, or the record may have a hole.
+ */
+const struct taprec_frame *taprec_before(const struct taprec *r,
+					 const void *frame, size_t len);
+
+/* taprec_stop - stop recording and forget what R holds. */
+void taprec_stop(struct taprec *r);
+
+#endif
