@@ -13,11 +13,14 @@ the guest (upN.MODE.tap.IFINDEX.pcap, "tapN>guest").
 
 A datagram counts as lost when the probe got no answer for it.  Runs of
 lost datagrams are printed one a line, under the migration they fall in:
-how many, when the first was sent (the answer before it plus 10 ms a
-datagram, in ms after that migration's pause on the source, on host 2's
-clock), the RARPs each capture saw around the pause, and the captures
+how many, when the first was sent (by the probe's own stamp in the
+datagram, put on host 2's clock by the answered ones; or, for one no
+capture saw, the nearest that one did plus 10 ms a datagram; in ms after
+that migration's pause on the source), the RARPs each capture saw around the pause, and the captures
 that saw them, e.g. "up2>out up1<in" for frames host 2 sent and host 1
-received but never sent back.  Host 1's clock is put on host 2's by the
+received but never sent back; the migration's line also has the
+source's count of frames its taps held at the pause, and of those the
+one QEMU had kept.  Host 1's clock is put on host 2's by the
 frames host 2 sent and host 1 received (the median difference, which
 includes the link's latency).  Exit status 0, or 1 with a message when
 an input is missing or malformed.
@@ -56,9 +59,10 @@ def pcap_frames(path):
         off += incl
 
 
-def udp_seq(frame):
+def udp_seq(frame, stamp=None):
     """('to'|'from', seq) for a probe datagram to the echo or its answer,
-    else None."""
+    else None.  STAMP, a dict, gets seq: the probe's send time (ms of
+    its CLOCK_MONOTONIC) of each datagram to the echo."""
     etype = struct.unpack_from("!H", frame, 12)[0]
     l3 = 14
     if etype == 0x8100:
@@ -72,6 +76,8 @@ def udp_seq(frame):
     sport, dport = struct.unpack_from("!HH", frame, l4)
     seq = struct.unpack_from("!Q", frame, l4 + 8)[0]
     if dport == ECHO_PORT:
+        if stamp is not None and len(frame) >= l4 + 24:
+            stamp.setdefault(seq, struct.unpack_from("!Q", frame, l4 + 16)[0] / 1e6)
         return "to", seq
     if sport == ECHO_PORT:
         return "from", seq
@@ -81,7 +87,7 @@ def udp_seq(frame):
 def read_caps(out, mode):
     """{capture name: {seq: first time seen}} for the datagrams to the
     guest; the set of seqs whose answers were seen; RARP times by capture."""
-    caps, answered, rarps = {}, set(), {}
+    caps, answered, rarps, stamps = {}, set(), {}, {}
     for host in (1, 2):
         for way, arrow in (("in", "<"), ("out", ">")):
             path = out / f"up{host}.{mode}.{way}.pcap"
@@ -97,7 +103,7 @@ def read_caps(out, mode):
                    frame[16:18] == b"\x80\x35":
                     rarps.setdefault(name, []).append(t)
                     continue
-                got = udp_seq(frame)
+                got = udp_seq(frame, stamps)
                 if got and got[0] == "to":
                     seen.setdefault(got[1], t)
                 elif got:
@@ -106,10 +112,10 @@ def read_caps(out, mode):
         for path in sorted(out.glob(f"up{host}.{mode}.tap.*.pcap")):
             seen = caps.setdefault(f"tap{host}>guest", {})
             for t, frame in pcap_frames(path):
-                got = udp_seq(frame)
+                got = udp_seq(frame, stamps)
                 if got and got[0] == "to":
                     seen.setdefault(got[1], t)
-    return caps, answered, rarps
+    return caps, answered, rarps, stamps
 
 
 def read_trace(out, mode):
@@ -150,7 +156,7 @@ def main():
         die("usage: lossmap.py OUT MODE")
     out, mode = Path(sys.argv[1]), sys.argv[2]
     answers = read_trace(out, mode)
-    caps, answered, rarps = read_caps(out, mode)
+    caps, answered, rarps, stamps = read_caps(out, mode)
 
     # host 1's clock on host 2's: host 2's frames as host 1 received them
     sent, got = caps["up2>out"], caps["up1<in"]
@@ -184,6 +190,9 @@ def main():
             m = event(rec, what)
             if m is not None:
                 marks[what] = m - (skew if host == 1 else 0) - t
+        for what in ("queued_at_pause", "kept_by_qemu_sent_on"):
+            if what in rec:
+                marks[what] = rec[what]
         pauses.append((t, host, marks))
     pauses.sort()
     dests = {}
@@ -199,27 +208,36 @@ def main():
     lost = [s for s in range(top) if s not in answers]
     print(f"datagrams 0..{top}: {len(lost)} unanswered, of which "
           f"{len([s for s in lost if s in answered])} answered on an uplink")
-    # when a lost datagram was sent: the answer before it, plus 10 ms a
-    # datagram (on host 2's clock; what reached no uplink has no other)
-    done = sorted(answers)
+    # when a lost datagram was sent: its stamp (the probe's monotonic
+    # clock) on host 2's, by the answered datagram that came back
+    # soonest; else the nearest stamped one's, plus 10 ms a datagram
+    both = [answers[q] - stamps[q] for q in answers.keys() & stamps.keys()]
+    if not both:
+        die("no datagram was both captured and answered")
+    mono = min(both)
+    stamped = sorted(stamps)
     runs = []
     for s in lost:
         where = " ".join(n for n in sorted(caps) if s in caps[n])
         if runs and runs[-1]["last"] == s - 1 and runs[-1]["where"] == where:
             runs[-1]["last"] = s
             continue
-        k = bisect.bisect_left(done, s)
-        if not k:
-            continue
-        before = done[k - 1]
-        runs.append({"first": s, "last": s, "where": where,
-                     "t": answers[before] + 10 * (s - before)})
+        if s in stamps:
+            t = stamps[s] + mono
+        else:
+            k = min(bisect.bisect_left(stamped, s), len(stamped) - 1)
+            near = min(stamped[max(k - 1, 0):k + 1], key=lambda q: abs(q - s))
+            t = stamps[near] + mono + 10 * (s - near)
+        runs.append({"first": s, "last": s, "where": where, "t": t})
     for i, (t, host, marks) in enumerate(pauses):
         nxt = pauses[i + 1][0] if i + 1 < len(pauses) else float("inf")
         resumed = min((r for r in dests if r > t), default=None)
         head = f"migration {i + 1}, from host {host}: paused at 0"
         for what, m in marks.items():
-            head += f", {what} {m:+.0f}"
+            if what in ("queued_at_pause", "kept_by_qemu_sent_on"):
+                head += f", {what.replace('_', ' ')} {m}"
+            else:
+                head += f", {what} {m:+.0f}"
         if resumed is not None:
             dhost, evs = dests[resumed]
             head += f", resumed on host {dhost} {resumed - t:+.0f}"
