@@ -86,8 +86,9 @@ def udp_seq(frame, stamp=None):
 
 def read_caps(out, mode):
     """{capture name: {seq: first time seen}} for the datagrams to the
-    guest; the set of seqs whose answers were seen; RARP times by capture."""
-    caps, answered, rarps, stamps = {}, set(), {}, {}
+    guest; {capture name: set of seqs} for their answers; RARP times by
+    capture; the probe's stamps."""
+    caps, answered, rarps, stamps = {}, {}, {}, {}
     for host in (1, 2):
         for way, arrow in (("in", "<"), ("out", ">")):
             path = out / f"up{host}.{mode}.{way}.pcap"
@@ -107,7 +108,7 @@ def read_caps(out, mode):
                 if got and got[0] == "to":
                     seen.setdefault(got[1], t)
                 elif got:
-                    answered.add(got[1])
+                    answered.setdefault(name, set()).add(got[1])
         # taps: only datagrams to the guest, each host's own clock
         for path in sorted(out.glob(f"up{host}.{mode}.tap.*.pcap")):
             seen = caps.setdefault(f"tap{host}>guest", {})
@@ -115,6 +116,14 @@ def read_caps(out, mode):
                 got = udp_seq(frame, stamps)
                 if got and got[0] == "to":
                     seen.setdefault(got[1], t)
+        # the peer's port: the answers it passed to the peer
+        path = out / f"up{host}.{mode}.p1.pcap"
+        if path.exists():
+            seen = answered.setdefault("p1>peer", set())
+            for t, frame in pcap_frames(path):
+                got = udp_seq(frame)
+                if got and got[0] == "from":
+                    seen.add(got[1])
     return caps, answered, rarps, stamps
 
 
@@ -206,8 +215,13 @@ def main():
 
     top = max(answers)
     lost = [s for s in range(top) if s not in answers]
-    print(f"datagrams 0..{top}: {len(lost)} unanswered, of which "
-          f"{len([s for s in lost if s in answered])} answered on an uplink")
+    on_uplink = set().union(*(v for k, v in answered.items() if k != "p1>peer"))
+    # answers the guest sent that the probe never got: not a datagram the
+    # guest missed (it counted it), but a gap the peer sees
+    lost_answers = [s for s in lost if s in on_uplink]
+    lost = [s for s in lost if s not in on_uplink]
+    print(f"datagrams 0..{top}: {len(lost)} unanswered, and "
+          f"{len(lost_answers)} answered but the answer lost")
     # when a lost datagram was sent: its stamp (the probe's monotonic
     # clock) on host 2's, by the answered datagram that came back
     # soonest; else the nearest stamped one's, plus 10 ms a datagram
@@ -217,8 +231,12 @@ def main():
     mono = min(both)
     stamped = sorted(stamps)
     runs = []
-    for s in lost:
-        where = " ".join(n for n in sorted(caps) if s in caps[n])
+    for s in lost + lost_answers:
+        if s in lost:
+            where = " ".join(n for n in sorted(caps) if s in caps[n])
+        else:
+            where = "answer: " + " ".join(n for n in sorted(answered)
+                                          if s in answered[n])
         if runs and runs[-1]["last"] == s - 1 and runs[-1]["where"] == where:
             runs[-1]["last"] = s
             continue
@@ -256,7 +274,8 @@ def main():
         for r in runs:
             if t - 2000 <= r["t"] < nxt - 2000:
                 n = r["last"] - r["first"] + 1
-                print(f"  {n:4d} lost from seq {r['first']}, sent about "
+                what = "answers lost" if r["where"].startswith("answer") else "lost"
+                print(f"  {n:4d} {what} from seq {r['first']}, sent about "
                       f"{r['t'] - t:+.0f} ms: {r['where'] or 'in no capture'}")
     return 0
 

@@ -289,10 +289,11 @@ migrate() {
 # uplink, both ways, in $CAPS/NAME, in the background (it outlives a peer
 # call); uplink_counts NAME stops it and prints "untagged=U vlan10=T".
 # With MIG_PCAP set, the same frames also go to NAME.in.pcap and
-# NAME.out.pcap (as received and as sent; 128 bytes of each), and what
-# each of the guest's taps here passed to the guest to
-# NAME.tap.IFINDEX.pcap (tap_caps), which uplink_counts copies to the
-# run's out/ directory for tests/migration/lossmap.py.
+# NAME.out.pcap (as received and as sent; 128 bytes of each), what each
+# of the guest's taps here passed to the guest to NAME.tap.IFINDEX.pcap
+# (tap_caps), and on the peer's host what the peer's port passed to it
+# of the guest's to NAME.p1.pcap, which uplink_counts copies to the run's
+# out/ directory for tests/migration/lossmap.py.
 uplink_cap() {
 	local way err
 
@@ -310,6 +311,13 @@ uplink_cap() {
 		setsid timeout 1800 bash -c ". ./mig.sh && tap_caps '$1'" \
 			>/dev/null 2>&1 </dev/null &
 		echo $! >"$MIG/$1.taps.pid"
+	fi
+	# the peer's port, where the peer is: what reaches it of the guest's
+	if [ -n "${MIG_PCAP:-}" ] && [ -e /sys/class/net/p1 ]; then
+		setsid timeout 1800 tcpdump -i p1 -Q out -s 128 -U \
+			-w "$CAPS/$1.p1.pcap" ether src "$GUEST_MAC" \
+			>/dev/null 2>"$CAPS/$1.p1.err" </dev/null &
+		echo $! >"$MIG/$1.p1.pid"
 	fi
 	for err in "$CAPS/$1.err" ${MIG_PCAP:+"$CAPS/$1.in.err" "$CAPS/$1.out.err"}; do
 		wait_for 100 grep -q 'listening on' "$err" || {
@@ -375,6 +383,11 @@ uplink_counts() {
 			[ -e "$f" ] || continue
 			cp "$f" "$ROAM_SHARED/out/" || return 1
 		done
+		if [ -e "$MIG/$1.p1.pid" ]; then
+			pid=$(cat "$MIG/$1.p1.pid")
+			kill -INT "$pid" && wait_for_exit "$pid" 50 &&
+				cp "$CAPS/$1.p1.pcap" "$ROAM_SHARED/out/" || return 1
+		fi
 	fi
 	for way in ${MIG_PCAP:+in out}; do
 		pid=$(cat "$MIG/$1.$way.pid") || return 1
