@@ -46,6 +46,13 @@ check_output "bench.json has the same ratios" "1.5 0.9 1.25 0.75" python3 -c '
 import json, sys
 print(" ".join(str(c["ratio"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
 	"$scratch/good/bench.json"
+check_output "... and the best rounds' ratios: the fastest for a rate, the smallest for memory" \
+	"1.5 0.9 0.75 0.75" python3 -c '
+import json, sys
+print(" ".join(str(c["ratio_best"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
+	"$scratch/good/bench.json"
+check_output "the table shows the best rounds' ratio of masks-64" "0.750" \
+	awk '$1 == "masks-64" { print $NF }' "$scratch/out"
 
 mkdir "$scratch/half"
 row masks-1 1 ours 1 90 >"$scratch/half/forwarding.jsonl"
