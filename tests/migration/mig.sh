@@ -200,6 +200,16 @@ orchestrate() {
 
 # port_settings: the guest's port's VLAN and policing here, and
 # whether its ACL is in br0 ("tag=10 rate=20000 burst=2000 acl=1").
+# tap_guarded: how many tc filters on the guest's tap here drop frames
+# from its own MAC (roam-port's start hook sets one).
+tap_guarded() {
+	local port out
+
+	port=$(guest_port) || return 1
+	out=$(tc filter show dev "$port" egress) || return 1
+	grep -c "src_mac $GUEST_MAC" <<<"$out"
+}
+
 port_settings() {
 	local port acl
 
@@ -286,14 +296,17 @@ migrate() {
 }
 
 # uplink_cap NAME: capture every frame of the guest's MAC on this host's
-# uplink, both ways, in $CAPS/NAME, in the background (it outlives a peer
-# call); uplink_counts NAME stops it and prints "untagged=U vlan10=T".
-# With MIG_PCAP set, the same frames also go to NAME.in.pcap and
-# NAME.out.pcap (as received and as sent; 128 bytes of each), what each
-# of the guest's taps here passed to the guest to NAME.tap.IFINDEX.pcap
-# (tap_caps), and on the peer's host what the peer's port passed to it
-# of the guest's to NAME.p1.pcap, which uplink_counts copies to the run's
-# out/ directory for tests/migration/lossmap.py.
+# uplink, both ways, in $CAPS/NAME, and what each of the guest's taps
+# here passes to the guest in NAME.tap.IFINDEX.pcap (tap_caps), in the
+# background (they outlive a peer call); uplink_counts NAME stops them
+# and prints "untagged=U vlan10=T tap=N own=O": the uplink's frames of the
+# guest's untagged and in VLAN 10, the frames the taps passed to the
+# guest, and of those the guest's own (its MAC the source: issue 18's
+# "none of its own frames back").  With MIG_PCAP set, the uplink's frames
+# also go to NAME.in.pcap and NAME.out.pcap (as received and as sent;
+# 128 bytes of each), and on the peer's host what the peer's port passed
+# to it of the guest's to NAME.p1.pcap; uplink_counts copies those and
+# the taps' to the run's out/ directory for tests/migration/lossmap.py.
 uplink_cap() {
 	local way err
 
@@ -307,11 +320,9 @@ uplink_cap() {
 			>/dev/null 2>"$CAPS/$1.$way.err" </dev/null &
 		echo $! >"$MIG/$1.$way.pid"
 	done
-	if [ -n "${MIG_PCAP:-}" ]; then
-		setsid timeout 1800 bash -c ". ./mig.sh && tap_caps '$1'" \
-			>/dev/null 2>&1 </dev/null &
-		echo $! >"$MIG/$1.taps.pid"
-	fi
+	setsid timeout 1800 bash -c ". ./mig.sh && tap_caps '$1'" \
+		>/dev/null 2>&1 </dev/null &
+	echo $! >"$MIG/$1.taps.pid"
 	# the peer's port, where the peer is: what reaches it of the guest's
 	if [ -n "${MIG_PCAP:-}" ] && [ -e /sys/class/net/p1 ]; then
 		setsid timeout 1800 tcpdump -i p1 -Q out -s 128 -U \
@@ -373,16 +384,20 @@ tap_caps() {
 }
 
 uplink_counts() {
-	local pid way f
+	local pid way f tap=0 own=0 n
 
+	pid=$(cat "$MIG/$1.taps.pid") || return 1
+	kill -- "-$pid" 2>/dev/null
+	wait_for_exit "$pid" 50 || return 1
+	for f in "$CAPS/$1".tap.*.pcap; do
+		[ -e "$f" ] || continue
+		n=$(tcpdump -r "$f" -nn 2>/dev/null | wc -l) || return 1
+		tap=$((tap + n))
+		n=$(tcpdump -r "$f" -nn ether src "$GUEST_MAC" 2>/dev/null | wc -l) || return 1
+		own=$((own + n))
+		[ -z "${MIG_PCAP:-}" ] || cp "$f" "$ROAM_SHARED/out/" || return 1
+	done
 	if [ -n "${MIG_PCAP:-}" ]; then
-		pid=$(cat "$MIG/$1.taps.pid") || return 1
-		kill -- "-$pid" 2>/dev/null
-		wait_for_exit "$pid" 50 || return 1
-		for f in "$CAPS/$1".tap.*.pcap; do
-			[ -e "$f" ] || continue
-			cp "$f" "$ROAM_SHARED/out/" || return 1
-		done
 		if [ -e "$MIG/$1.p1.pid" ]; then
 			pid=$(cat "$MIG/$1.p1.pid")
 			kill -INT "$pid" && wait_for_exit "$pid" 50 &&
@@ -396,9 +411,9 @@ uplink_counts() {
 	done
 	pid=$(cat "$MIG/$1.pid") || return 1
 	kill -INT "$pid" && wait_for_exit "$pid" 50 || return 1
-	awk '/ > / && !/ethertype 802\.1Q/ { u++ }
+	awk -v tap="$tap" -v own="$own" '/ > / && !/ethertype 802\.1Q/ { u++ }
 		/ethertype 802\.1Q.*vlan 10,/ { t++ }
-		END { printf "untagged=%d vlan10=%d\n", u, t }' "$CAPS/$1"
+		END { printf "untagged=%d vlan10=%d tap=%d own=%d\n", u, t, tap, own }' "$CAPS/$1"
 }
 
 # br0_ports: br0's ports here, the uplink's name as "uplink" and
@@ -773,6 +788,8 @@ moved() {
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
 	expect "$mode" "$what: host $to: the guest's port has its settings" \
 		"$GUEST_SETTINGS" on_host "$to" port_settings
+	expect "$mode" "$what: host $to: its tap refuses the guest's own frames" \
+		1 on_host "$to" tap_guarded
 	expect "$mode" "$what: host $from: no rule of the guest's is left" \
 		0 on_host "$from" guest_rules
 }
@@ -844,6 +861,10 @@ scenario() {
 			0 field "$w" untagged
 		check "[$mode] ... and its frames tagged 10 (the control: $w)" \
 			positive "$(field "$w" vlan10)"
+		check_output "[$mode] host $i: nothing of the guest's own came back into its taps" \
+			0 field "$w" own
+		check "[$mode] ... which passed it the peer's frames (the control)" \
+			positive "$(field "$w" tap)"
 	done
 	check_output "[$mode] host 1's br0 ends with its own ports" "p2 uplink" br0_ports
 	check_output "[$mode] host 2's br0 ends with its own ports" "p1 p4 uplink" on_host 2 br0_ports
