@@ -30,12 +30,14 @@
  * echo (in the guest) returns every record of any TCP connection to PORT
  * as it came (its UDP socket's receive buffer RCVBUF bytes, if given), and answers every UDP datagram to PORT with the record plus
  * the number of datagrams it has received from that sender since its
- * sequence number 0.  probe (the peer) keeps one TCP connection and one
+ * sequence number 0, each counted once, and the number that came again
+ * (a sequence number seen among the last 65,536).  probe (the peer) keeps one TCP connection and one
  * UDP stream to the echo, one record each every INTERVAL_MS.  From the
  * answers it counts, per window:
  *
  *   probe: tcp_sent=N tcp_echoed=E tcp_lost=L tcp_dup=D resets=R
  *          tcp_max_gap_ms=G udp_sent=S udp_lost=U udp_max_gap_ms=H
+ *          udp_dup=V
  *
  * (one line).  tcp_lost and tcp_dup are records the echo stream skipped
  * or repeated, counting the unanswered records of a connection that
@@ -45,8 +47,8 @@
  * the datagrams the guest had not received by its newest answer, from its
  * own count, so a lost answer is not counted as a lost datagram, nor one
  * that reached the guest after later ones (a window ends seconds after
- * the traffic it measures); the gaps are the longest
- * times between two answers.  SIGUSR1 prints the window and opens the
+ * the traffic it measures); udp_dup the datagrams the guest got twice,
+ * by its count; the gaps are the longest times between two answers.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
  * gets one line per answer: "t|u MS SEQ", MS the wall clock
  * (CLOCK_REALTIME, ms since the epoch), which the migration agent's
@@ -279,7 +281,20 @@ out:
 /* An echo's UDP answer: the record, then the sender's datagrams so far. */
 struct answer {
 	struct record r;
-	uint64_t received;
+	uint64_t received;	/* datagrams from this sender, each once */
+	uint64_t dups;		/* and those that came again */
+};
+
+/* How far back the echo remembers which sequence numbers it has seen:
+ * a datagram that comes again after more than this many is counted
+ * anew, not as a duplicate. */
+#define ECHO_WINDOW 65536
+
+/* The echo's view of its current UDP sender. */
+struct echo_udp_state {
+	struct sockaddr_in last;
+	uint64_t received, dups;
+	uint64_t seen[ECHO_WINDOW];	/* seq + 1 in slot seq % ECHO_WINDOW */
 };
 
 #define ECHO_CONNS 8
@@ -291,22 +306,33 @@ struct echo_conn {
 	unsigned char buf[sizeof(struct record)];
 };
 
-static void echo_udp(int fd, uint64_t *received, struct sockaddr_in *last)
+static void echo_udp(int fd, struct echo_udp_state *st)
 {
 	struct sockaddr_in from;
 	socklen_t len = sizeof(from);
 	struct answer a;
+	uint64_t seq;
 	ssize_t n;
 
 	n = recvfrom(fd, &a.r, sizeof(a.r), 0, (struct sockaddr *)&from, &len);
 	if (n != sizeof(a.r))
 		return;
+	seq = be64toh(a.r.seq);
 	/* a new sender, or a sender that started over */
-	if (!a.r.seq || from.sin_addr.s_addr != last->sin_addr.s_addr ||
-	    from.sin_port != last->sin_port)
-		*received = 0;
-	*last = from;
-	a.received = htobe64(++*received);
+	if (!seq || from.sin_addr.s_addr != st->last.sin_addr.s_addr ||
+	    from.sin_port != st->last.sin_port) {
+		st->received = st->dups = 0;
+		memset(st->seen, 0, sizeof(st->seen));
+	}
+	st->last = from;
+	if (st->seen[seq % ECHO_WINDOW] == seq + 1) {
+		st->dups++;
+	} else {
+		st->seen[seq % ECHO_WINDOW] = seq + 1;
+		st->received++;
+	}
+	a.received = htobe64(st->received);
+	a.dups = htobe64(st->dups);
 	sendto(fd, &a, sizeof(a), 0, (struct sockaddr *)&from, len);
 }
 
@@ -329,8 +355,7 @@ static int do_echo(char **argv, int argc)
 {
 	struct pollfd p[2 + ECHO_CONNS];
 	struct echo_conn conns[ECHO_CONNS];
-	struct sockaddr_in last = { 0 };
-	uint64_t received = 0;
+	static struct echo_udp_state udp_state;
 	int i, n, rcvbuf;
 
 	if (argc < 1 || argc > 2) {
@@ -368,7 +393,7 @@ static int do_echo(char **argv, int argc)
 		if (n <= 0)
 			continue;
 		if (p[1].revents)
-			echo_udp(p[1].fd, &received, &last);
+			echo_udp(p[1].fd, &udp_state);
 		for (i = 0; i < ECHO_CONNS; i++) {
 			if (!p[2 + i].revents || echo_tcp(&conns[i]))
 				continue;
@@ -405,6 +430,8 @@ struct probe {
 	/* UDP */
 	uint64_t udp_seq, udp_last_ns, udp_lost_before;
 	uint64_t udp_top;	/* the newest datagram answered */
+	uint64_t udp_dups, udp_dups_before;	/* the echo's count, now and
+						 * at the window's start */
 	/* the window's counts */
 	uint64_t tcp_sent, tcp_echoed, tcp_lost, tcp_dup, resets;
 	uint64_t tcp_max_gap, udp_sent, udp_max_gap;
@@ -412,7 +439,7 @@ struct probe {
 
 static void probe_report(struct probe *pr, uint64_t udp_lost)
 {
-	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f\n",
+	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f udp_dup=%llu\n",
 	       (unsigned long long)pr->tcp_sent,
 	       (unsigned long long)pr->tcp_echoed,
 	       (unsigned long long)pr->tcp_lost,
@@ -422,8 +449,10 @@ static void probe_report(struct probe *pr, uint64_t udp_lost)
 	       /* what was found missing meanwhile, less what arrived late */
 	       (unsigned long long)(udp_lost > pr->udp_lost_before ?
 				    udp_lost - pr->udp_lost_before : 0),
-	       pr->udp_max_gap / 1e6);
+	       pr->udp_max_gap / 1e6,
+	       (unsigned long long)(pr->udp_dups - pr->udp_dups_before));
 	fflush(stdout);
+	pr->udp_dups_before = pr->udp_dups;
 	pr->tcp_sent = pr->tcp_echoed = pr->tcp_lost = pr->tcp_dup = 0;
 	pr->resets = pr->tcp_max_gap = pr->udp_sent = pr->udp_max_gap = 0;
 	pr->udp_lost_before = udp_lost;
@@ -522,6 +551,9 @@ static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
 	t = now_ns();
 	trace(pr, 'u', seq);
 	gap(&pr->udp_last_ns, &pr->udp_max_gap, t);
+	/* the echo's count only grows: a late answer knew less */
+	if (be64toh(a.dups) > pr->udp_dups)
+		pr->udp_dups = be64toh(a.dups);
 	/* seq + 1 were sent before this one's answer; the guest had seen
 	 * received of them.  The newest answer tells: one that comes late
 	 * knew less, and a datagram the guest got out of order (after a

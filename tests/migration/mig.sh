@@ -786,6 +786,7 @@ moved() {
 	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
+	check_output "[$mode] $what: the guest got no datagram twice" 0 field "$w" udp_dup
 	expect "$mode" "$what: host $to: the guest's port has its settings" \
 		"$GUEST_SETTINGS" on_host "$to" port_settings
 	expect "$mode" "$what: host $to: its tap refuses the guest's own frames" \
