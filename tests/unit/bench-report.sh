@@ -51,6 +51,7 @@ check_output "... and the best rounds' ratios: the fastest for a rate, the small
 import json, sys
 print(" ".join(str(c["ratio_best"]) for c in json.load(open(sys.argv[1]))["cases"]))' \
 	"$scratch/good/bench.json"
+# shellcheck disable=SC2016 # awk's fields, not the shell's
 check_output "the table shows the best rounds' ratio of masks-64" "0.750" \
 	awk '$1 == "masks-64" { print $NF }' "$scratch/out"
 
