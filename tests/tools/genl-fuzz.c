@@ -4,16 +4,22 @@
  * families and of the frames that reach a port.
  *
  *   genl-fuzz [--seed S] [--count N] [--frames IFNAME]
- *             [--family datapath|vport|flow|packet|all] [--answers FILE]
+ *             [--family datapath|vport|flow|packet|redirect|openvswitch|all]
+ *             [--answers FILE]
  *   genl-fuzz --replay FILE
  *   genl-fuzz --send FAMILY:CMD --dp DP [--port PORT]
  *
  * It makes a datapath of its own, "fzdp", and starts every request from a
  * valid one for a command of a family (a datapath, an internal vport, a
- * flow, a packet to execute, on fzdp), then mutates its attributes: bits
+ * flow, a packet to execute, on fzdp; and with our module, whose
+ * roam_redirect family the in-tree one lacks, a redirect of one of
+ * fzdp's ports to another), then mutates its attributes: bits
  * flipped, lengths and types rewritten, values replaced by edge cases,
  * attributes duplicated or added, the whole nested up to 40 deep, the end
- * cut off.  N requests per family (default 1,000), each asking for an
+ * cut off.  --family openvswitch is the four openvswitch families, the
+ * ones both modules have; all adds roam_redirect where it is there (it
+ * says so when it is not).  N requests per family (default 1,000), each
+ * asking for an
  * acknowledgement; every request must be answered, an acknowledgement or
  * an error, within 5 s.  --frames IFNAME also sends N mutated Ethernet
  * frames (VLAN stacks, IPv4, IPv6, ARP, cut short or bit-flipped) out of
@@ -51,6 +57,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/openvswitch.h>
+#include "roam_redirect.h"
 #include <net/if.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -95,6 +102,8 @@ struct family {
 	/* Puts a valid request's attributes for @cmd into @msg. */
 	void (*seed)(struct nl_msg *msg, int cmd);
 	const int *cmds;	/* the commands to start from, 0-terminated */
+	bool ours_only;		/* roam_redirect: absent from the in-tree
+				 * module, then skipped (id -1) */
 	unsigned int requests, accepted, errors, unanswered;
 	unsigned int by_errno[MAX_ERRNO + 1];	/* the errors, by errno */
 };
@@ -204,6 +213,17 @@ static void seed_packet(struct nl_msg *msg, int cmd)
 	put_actions(msg, OVS_PACKET_ATTR_ACTIONS);
 }
 
+/* fzdp's port 1 (fzport, made before this family's turn) sent out of its
+ * local port 0, tagged. */
+static void seed_redirect(struct nl_msg *msg, int cmd)
+{
+	nla_put_u32(msg, ROAM_REDIRECT_ATTR_PORT, 1);
+	if (cmd == ROAM_REDIRECT_CMD_SET) {
+		nla_put_u32(msg, ROAM_REDIRECT_ATTR_TARGET, 0);
+		nla_put_u16(msg, ROAM_REDIRECT_ATTR_VLAN, 10);
+	}
+}
+
 static const int dp_cmds[] = { OVS_DP_CMD_NEW, OVS_DP_CMD_GET,
 	OVS_DP_CMD_SET, 0 };
 static const int vport_cmds[] = { OVS_VPORT_CMD_NEW, OVS_VPORT_CMD_GET,
@@ -211,6 +231,8 @@ static const int vport_cmds[] = { OVS_VPORT_CMD_NEW, OVS_VPORT_CMD_GET,
 static const int flow_cmds[] = { OVS_FLOW_CMD_NEW, OVS_FLOW_CMD_GET,
 	OVS_FLOW_CMD_SET, OVS_FLOW_CMD_DEL, 0 };
 static const int packet_cmds[] = { OVS_PACKET_CMD_EXECUTE, 0 };
+static const int redirect_cmds[] = { ROAM_REDIRECT_CMD_SET,
+	ROAM_REDIRECT_CMD_GET, ROAM_REDIRECT_CMD_DEL, 0 };
 
 static struct family families[] = {
 	{ .name = "datapath", .genl = OVS_DATAPATH_FAMILY,
@@ -224,6 +246,11 @@ static struct family families[] = {
 	{ .name = "packet", .genl = OVS_PACKET_FAMILY,
 	  .version = OVS_PACKET_VERSION, .seed = seed_packet,
 	  .cmds = packet_cmds },
+	/* last: the openvswitch families' requests are the same for a seed
+	 * whether it is there or not */
+	{ .name = "redirect", .genl = ROAM_REDIRECT_FAMILY,
+	  .version = ROAM_REDIRECT_VERSION, .seed = seed_redirect,
+	  .cmds = redirect_cmds, .ours_only = true },
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
@@ -551,6 +578,15 @@ static int fz_dp(struct nl_sock *sk, int cmd)
 	return transact(sk, &families[0], cmd, 0, buf, len);
 }
 
+/* fzdp's port fzport, made if it is not there (an answer either way). */
+static int fz_port(struct nl_sock *sk)
+{
+	uint8_t buf[MAX_MSG];
+	size_t len = seed_attrs(&families[1], OVS_VPORT_CMD_NEW, buf);
+
+	return transact(sk, &families[1], OVS_VPORT_CMD_NEW, 0, buf, len);
+}
+
 /* --send's requests: a family (its index in families[]) and a command. */
 static const struct {
 	const char *name;
@@ -605,7 +641,7 @@ static int usage(const char *why)
 {
 	if (why)
 		fprintf(stderr, "%s: %s\n", prog, why);
-	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|all] [--answers FILE]\n"
+	fprintf(stderr, "usage: %s [--seed S] [--count N] [--frames IFNAME] [--family datapath|vport|flow|packet|redirect|openvswitch|all] [--answers FILE]\n"
 		"       %s --send FAMILY:CMD --dp DP [--port PORT]\n"
 		"       %s --replay FILE\n",
 		prog, prog, prog);
@@ -707,6 +743,7 @@ int main(int argc, char **argv)
 	FILE *answers = NULL;
 	unsigned long long seed = time(NULL);
 	unsigned int count = 1000, i, unanswered = 0;
+	uint64_t saved_rng;
 	unsigned long long n;
 	struct timeval tv = { .tv_sec = 5 };
 	struct nl_sock *sk;
@@ -725,8 +762,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			only = optarg;
-			if (strcmp(only, "all") && !family_named(only))
-				return usage("--family wants datapath, vport, flow, packet or all");
+			if (strcmp(only, "all") && strcmp(only, "openvswitch") &&
+			    !family_named(only))
+				return usage("--family wants datapath, vport, flow, packet, redirect, openvswitch or all");
 			break;
 		case 'F':
 			frames = optarg;
@@ -783,7 +821,8 @@ int main(int argc, char **argv)
 		   sizeof(tv));
 	for (i = 0; i < N_FAMILIES; i++) {
 		families[i].id = genl_ctrl_resolve(sk, families[i].genl);
-		if (families[i].id < 0) {
+		if (families[i].id < 0 && (!families[i].ours_only ||
+					   !strcmp(only, families[i].name))) {
 			fprintf(stderr, "%s: no family %s: is the module loaded?\n",
 				prog, families[i].genl);
 			return 1;
@@ -811,9 +850,26 @@ int main(int argc, char **argv)
 	for (i = 0; i < N_FAMILIES; i++) {
 		struct family *f = &families[i];
 
-		if (strcmp(only, "all") && strcmp(only, f->name))
+		if (!strcmp(only, "openvswitch") ? f->ours_only :
+		    strcmp(only, "all") && strcmp(only, f->name))
 			continue;
+		if (f->id < 0) {
+			printf("family %s: not in this module (%s), not fuzzed\n",
+			       f->name, f->genl);
+			continue;
+		}
+		/* its seeds name fzdp's port 1: there is one, if the vport
+		 * family's requests left none; and it draws from a stream of
+		 * its own, so that the frames after it are the same on both
+		 * modules */
+		saved_rng = rng_state;
+		if (f->ours_only) {
+			fz_port(sk);
+			rng_state = ~seed ? ~seed : 1;
+		}
 		fuzz_family(sk, f, count, answers);
+		if (f->ours_only)
+			rng_state = saved_rng;
 		printf("family %s: %u requests, %u accepted, %u errors, %u unanswered (",
 		       f->name, f->requests, f->accepted, f->errors,
 		       f->unanswered);

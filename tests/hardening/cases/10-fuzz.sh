@@ -13,7 +13,8 @@
 #   fzdp: genl-fuzz's own datapath, the target of every request
 #
 # bin/genl-fuzz (tests/tools/genl-fuzz.c) sends FUZZ_COUNT mutated
-# requests per family (default 1,000) to its own datapath fzdp, then
+# requests per family (default 1,000; on ours our roam_redirect family
+# too, redirects of fzdp's ports) to its own datapath fzdp, then
 # FUZZ_COUNT mutated frames out of fz0 into dp0's port 3.  The seed is
 # FUZZ_SEED, or the clock's; it is printed, and `FUZZ_SEED=S` repeats a
 # run.  Pass: every request answered, fzdp gone at the end, dp0 still
@@ -68,6 +69,14 @@ tap_diag "genl-fuzz --seed $seed --count $count --frames fz0"
 check "genl-fuzz: every request answered, fzdp made and removed" \
 	eval "'$FUZZ' --seed '$seed' --count '$count' --frames fz0 >/tmp/fuzz.out"
 sed 's/^/# /' /tmp/fuzz.out
+# our roam_redirect family too; the in-tree module has none, and says so
+if dp_is ours; then
+	check "the roam_redirect family was fuzzed" \
+		grep -Eq '^family redirect: [1-9][0-9]* requests' /tmp/fuzz.out
+else
+	check "the in-tree module has no roam_redirect family to fuzz" \
+		grep -q '^family redirect: not in this module' /tmp/fuzz.out
+fi
 check_fails "fzdp is gone" ovs-dpctl show fzdp
 for finding in findings/*; do
 	check "finding ${finding##*/} answers as recorded (genl-fuzz --replay)" \

@@ -3,15 +3,16 @@
 # roam: limit 600
 # roam: once-per-boot
 #
-# The same fuzzed requests to both modules, answer against answer: the
+# The same fuzzed requests to both modules, answer against answer (the
+# four openvswitch families: roam_redirect is ours alone): the
 # in-tree module is the oracle of the ABI, and a request it answers
 # otherwise than ours is a finding (kept in findings/ once understood),
 # unless the request names a feature one of them lacks (fuzzdiff.py: MPLS,
 # NSH and conntrack in ours; conntrack mark and labels in the test
 # kernel's in-tree module).
 #
-#   in-tree:  genl-fuzz --seed S --answers /tmp/diff.in-tree
-#   ours:     genl-fuzz --seed S --answers /tmp/diff.ours
+#   in-tree:  genl-fuzz --seed S --family openvswitch --answers /tmp/diff.in-tree
+#   ours:     genl-fuzz --seed S --family openvswitch --answers /tmp/diff.ours
 #   fuzzdiff.py /tmp/diff.in-tree /tmp/diff.ours
 #
 # FUZZ_DIFF_COUNT requests per family (default 1,000) from the seed
@@ -46,7 +47,7 @@ case_cleanup() {
 # in /tmp/diff.MODULE.
 answers() {
 	dp_load "$1" &&
-		"$FUZZ" --seed "$seed" --count "$count" \
+		"$FUZZ" --seed "$seed" --count "$count" --family openvswitch \
 			--answers "/tmp/diff.$1" >"/tmp/diff.$1.out" &&
 		del_dps
 }
