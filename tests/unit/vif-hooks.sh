@@ -12,9 +12,6 @@
 #   - a bad spec or name never reaches ovs-vsctl;
 #   - the migrate filter rewrites <vlan> from the record, and prints
 #     nothing for a domain without records; prepare refuses a bad record;
-#   - start guards each tap against the guest's own frames (a tc filter
-#     on its egress), and a host whose tc fails starts the guest anyway,
-#     with a warning;
 #   - records with OpenFlow rules: started installs them renumbered for
 #     the new port, drop-flows deletes them by their exact matches (a
 #     cookie matched) and the agent's delivery rules for the MAC; a
@@ -47,9 +44,6 @@ case " $* " in
 *) cat >"$(dirname "$STUB_LOG")/ofctl.in" ;;
 esac'
 stub ip 'exit 0'
-# tc: succeeds, or fails with a message if $STUB_TC_FAIL says.
-# shellcheck disable=SC2016 # expanded by the stub
-stub tc '[ -z "${STUB_TC_FAIL:-}" ] || { echo "Error: $STUB_TC_FAIL" >&2; exit 2; }'
 export PATH=$stubs:$PATH
 export ROAM_XENSTORE=$scratch/xenstore
 for t in read write rm; do
@@ -115,20 +109,6 @@ check_output "migrate begin without records: no output" "" \
 	eval "'$port' libvirt-hook g migrate begin - <'$scratch/plain.xml'"
 check "prepare begin refuses a truncated record with one line" \
 	eval "refused_line '$port' libvirt-hook g prepare begin - <'$scratch/bad.xml'"
-: >"$STUB_LOG"
-check "start begin guards the tap" \
-	eval "'$port' libvirt-hook g start begin - <'$scratch/dom.xml'"
-check_output "a clsact qdisc on vnet3, and a filter dropping the guest's MAC as a source" \
-	"tc qdisc replace dev vnet3 clsact
-tc filter replace dev vnet3 egress pref 1 handle 1 protocol all flower src_mac 52:54:00:00:00:01 action drop" \
-	calls tc
-check_output "and nothing else" "" eval "calls ovs-vsctl; calls ovs-ofctl"
-: >"$STUB_LOG"
-check_output "start begin without records guards nothing" "" \
-	eval "'$port' libvirt-hook g start begin - <'$scratch/plain.xml'; calls tc"
-check_output "a tc that fails: start goes on, with a one-line warning" \
-	"roam-port: warning: vnet3: no guard against the guest's own frames: Error: no clsact" \
-	eval "STUB_TC_FAIL='no clsact' '$port' libvirt-hook g start begin - <'$scratch/dom.xml' 2>&1 >/dev/null"
 : >"$STUB_LOG"
 check "started begin applies the record" \
 	eval "'$port' libvirt-hook g started begin - <'$scratch/dom.xml'"
