@@ -88,7 +88,8 @@ for dp in $(ovs-dpctl dump-dps | sort | comm -13 /tmp/fuzz.dps -); do
 	ovs-dpctl del-dp "$dp"
 done
 check_output "no datapath left but dp0" "system@dp0" ovs-dpctl dump-dps
-check_output "it fuzzed all four families" 4 grep -c '^family ' /tmp/fuzz.out
+check_output "it fuzzed all four openvswitch families" 4 \
+	grep -cE '^family (datapath|vport|flow|packet): [0-9]+ requests' /tmp/fuzz.out
 check "and sent its frames" grep -q "^frames on fz0: [1-9]" /tmp/fuzz.out
 check_output "dp0 still has its three ports" 3 port_no dp0 p3
 check "ns1 still pings ns2 across dp0" pings
