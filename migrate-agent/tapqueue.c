@@ -263,6 +263,34 @@ static void send_one(struct tapq_hold *h, struct virtio_net_hdr *vh,
 		c->sent++;
 }
 
+/* The next frame of F's queue, read into H's buffer: its length, *FRAME
+ * pointing at its Ethernet header and *VH its vnet header (zeroes without
+ * one); 0 for a runt, -1 once the queue is empty (or cannot be read:
+ * said on stderr). */
+static ssize_t read_frame(struct tapq_hold *h, const struct tapq_file *f,
+			  unsigned char **frame, struct virtio_net_hdr *vh)
+{
+	ssize_t len;
+
+	do
+		len = read(f->fd, h->buf, FRAME_MAX);
+	while (len < 0 && errno == EINTR);
+	if (len < 0) {
+		if (errno != EAGAIN)
+			fprintf(stderr, "roam-migrate-agent: %s: reading its queue: %m\n",
+				h->dev);
+		return -1;
+	}
+	len -= f->pi + f->hdrsz;
+	if (len < ETH_HLEN)
+		return 0;
+	*frame = h->buf + f->pi + f->hdrsz;
+	memset(vh, 0, sizeof(*vh));
+	if (f->hdrsz)
+		memcpy(vh, h->buf + f->pi, sizeof(*vh));
+	return len;
+}
+
 /* What F's queue holds, out by H's socket, counted in C. */
 static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 		       struct tapq_counts *c)
@@ -270,21 +298,13 @@ static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 	int i;
 
 	for (i = 0; i < DRAIN_MAX_FRAMES; i++) {
-		struct virtio_net_hdr vh = { 0 };
-		ssize_t len = read(f->fd, h->buf, FRAME_MAX);
+		struct virtio_net_hdr vh;
 		unsigned char *frame;
+		ssize_t len = read_frame(h, f, &frame, &vh);
 
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0) {
-			if (errno != EAGAIN)
-				fprintf(stderr, "roam-migrate-agent: %s: reading its queue: %m\n",
-					h->dev);
+		if (len < 0)
 			break;
-		}
-		len -= f->pi + f->hdrsz;
-		frame = h->buf + f->pi + f->hdrsz;
-		if (len < ETH_HLEN) {
+		if (!len) {
 			c->failed++;
 			continue;
 		}
@@ -293,8 +313,6 @@ static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 			if (h->first)
 				h->first(h, frame, (size_t)len, h->first_arg);
 		}
-		if (f->hdrsz)
-			memcpy(&vh, h->buf + f->pi, sizeof(vh));
 		send_one(h, &vh, frame, (size_t)len, c);
 	}
 }
@@ -326,6 +344,78 @@ int tapq_drain(const struct tapq *q, const char *dev, const char *uplink,
 	if (tapq_hold(q, dev, uplink, vlan, &h))
 		return -1;
 	tapq_hold_drain(&h, -1, c);
+	tapq_release(&h);
+	return 0;
+}
+
+/* A frame tapq_purge hands back: its vnet header and its bytes. */
+struct kept_frame {
+	struct virtio_net_hdr vh;
+	size_t len;
+	unsigned char frame[];
+};
+
+/* Read F's queue into H: frames for MAC into KEPT (*N of them, at most
+ * DRAIN_MAX_FRAMES), the others counted in C and dropped. */
+static void purge_file(struct tapq_hold *h, const struct tapq_file *f,
+		       const unsigned char *mac, struct kept_frame **kept,
+		       int *n, struct tapq_counts *c)
+{
+	while (*n < DRAIN_MAX_FRAMES) {
+		struct virtio_net_hdr vh;
+		struct kept_frame *k;
+		unsigned char *frame;
+		ssize_t len = read_frame(h, f, &frame, &vh);
+
+		if (len < 0)
+			return;
+		if (!len) {
+			c->failed++;
+			continue;
+		}
+		if (memcmp(frame, mac, ETH_ALEN)) {
+			c->group++;
+			continue;
+		}
+		k = malloc(sizeof(*k) + (size_t)len);
+		if (!k) {
+			c->failed++;
+			continue;
+		}
+		k->vh = vh;
+		k->len = (size_t)len;
+		memcpy(k->frame, frame, k->len);
+		kept[(*n)++] = k;
+	}
+}
+
+int tapq_purge(const struct tapq *q, const char *dev, const unsigned char *mac,
+	       struct tapq_counts *c)
+{
+	struct kept_frame **kept;
+	struct tapq_hold h;
+	int i, n = 0;
+
+	memset(c, 0, sizeof(*c));
+	kept = calloc(DRAIN_MAX_FRAMES, sizeof(*kept));
+	if (!kept)
+		return -1;
+	/* the way out is the tap itself, untagged */
+	if (tapq_hold(q, dev, dev, 0, &h)) {
+		free(kept);
+		return -1;
+	}
+	/* all of it read first: what is handed back joins the queue */
+	for (i = 0; i < h.n; i++)
+		purge_file(&h, &h.f[i], mac, kept, &n, c);
+	for (i = 0; i < n; i++) {
+		if (send_frame(h.sock, &kept[i]->vh, kept[i]->frame, kept[i]->len, 0))
+			c->failed++;
+		else
+			c->sent++;
+		free(kept[i]);
+	}
+	free(kept);
 	tapq_release(&h);
 	return 0;
 }

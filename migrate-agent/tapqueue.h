@@ -47,7 +47,8 @@ int tapq_find(const char *dev, struct tapq *q);
 struct tapq_counts {
 	int sent;	/* out by the uplink */
 	int group;	/* group-addressed: the switch flooded them to the
-			 * other hosts already, so they are not sent twice */
+			 * other hosts already, so they are not sent twice
+			 * (tapq_purge: every frame taken out) */
 	int failed;	/* could not be sent */
 };
 
@@ -110,6 +111,19 @@ void tapq_hold_send(struct tapq_hold *h, const void *vh, const void *frame,
 /* tapq_release - close what H holds; nothing for an H never held (all
  * zeroes) or let go already. */
 void tapq_release(struct tapq_hold *h);
+
+/*
+ * tapq_purge - before an incoming guest resumes, take out of Q's queues
+ * of its new tap DEV every frame that is not addressed to MAC (6 bytes):
+ * stale floods, which the guest got on the source already (see
+ * switchover.h).  Frames for MAC (the source's redirect) are handed back
+ * to the tap in their order, through a packet socket on DEV: what is
+ * sent on a tap is queued for its reader.  *C counts them: sent, handed
+ * back; group, taken out; failed.  Returns 0, or -1 (with a message) if
+ * no queue could be read.
+ */
+int tapq_purge(const struct tapq *q, const char *dev, const unsigned char *mac,
+	       struct tapq_counts *c);
 
 /*
  * tapq_inject - hand FRAME (LEN bytes, Ethernet) to the tap DEV of Q as

@@ -11,6 +11,9 @@
  *	send on what DEV's queue holds; prints "sent N group G failed F".
  *   tap-queue inject DEV MAC
  *	write a RARP from MAC into DEV as its holder would.
+ *   tap-queue purge DEV MAC
+ *	take out of DEV's queue what is not for MAC, hand the rest back;
+ *	prints "kept K taken T failed F".
  *
  * Exit status 0, or 1 with a message on stderr.
  */
@@ -48,6 +51,22 @@ static int hold(const char *dev, int blocking)
 	return 0;
 }
 
+/* MAC ("02:00:...") into 6 bytes at M: 0, or -1 with a message. */
+static int parse_mac(const char *s, unsigned char *m)
+{
+	unsigned int b[6];
+	int i, n;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &n) != 6 || s[n]) {
+		fprintf(stderr, "tap-queue: %s is not a MAC address\n", s);
+		return -1;
+	}
+	for (i = 0; i < 6; i++)
+		m[i] = (unsigned char)b[i];
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tapq_counts c;
@@ -68,19 +87,22 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "inject")) {
 		unsigned char f[60] = { 0 };
-		unsigned int m[6];
-		int i;
 
-		if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2],
-			   &m[3], &m[4], &m[5]) != 6)
+		if (parse_mac(argv[3], f + 6))
 			return 1;
 		memset(f, 0xff, 6);
-		for (i = 0; i < 6; i++)
-			f[6 + i] = (unsigned char)m[i];
 		f[12] = 0x80;
 		f[13] = 0x35;
 		return tapq_inject(&q, argv[2], f, sizeof(f)) ? 1 : 0;
 	}
-	fprintf(stderr, "tap-queue: usage: hold DEV [block] | drain DEV UPLINK VLAN | inject DEV MAC\n");
+	if (argc == 4 && !strcmp(argv[1], "purge")) {
+		unsigned char mac[6];
+
+		if (parse_mac(argv[3], mac) || tapq_purge(&q, argv[2], mac, &c))
+			return 1;
+		printf("kept %d taken %d failed %d\n", c.sent, c.group, c.failed);
+		return 0;
+	}
+	fprintf(stderr, "tap-queue: usage: hold DEV [block] | drain DEV UPLINK VLAN | inject DEV MAC | purge DEV MAC\n");
 	return 1;
 }

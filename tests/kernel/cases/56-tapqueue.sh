@@ -132,6 +132,26 @@ tcpdump_stop
 check "it entered on the tap's port: its flow sent it to the uplink" \
 	captured /tmp/tapq.rarp "^[0-9:.]+ $GUEST_MAC > ff:ff:ff:ff:ff:ff, ethertype Reverse ARP"
 
+# An incoming guest's new tap (tapq_purge): what is not for the guest's
+# MAC, flooded in while the guest ran on the source, is taken out; what
+# is for it (the source's redirect) is handed back to the tap, in order.
+nsx 1 ip neigh replace 198.51.100.9 lladdr 02:00:00:00:00:09 dev eth0 nud permanent
+ping_quiet 1 198.51.100.2 3
+ping_quiet 1 224.0.0.1 2
+ping_quiet 1 198.51.100.9 2
+check_output "purge keeps the 3 frames for the guest's MAC, takes the 2 multicast and 2 for another MAC" \
+	"kept 3 taken 4 failed 0" "$QUEUE" purge tq0 "$GUEST_MAC"
+tcpdump_start 3 /tmp/tapq.kept
+check_output "the 3 wait in the queue again: a drain sends them on" \
+	"sent 3 group 0 failed 0" "$QUEUE" drain tq0 p3 10
+tcpdump_stop
+check_eq "the uplink got the 3, in the order they were sent" "1 2 3" \
+	"$(grep -o 'ICMP echo request, id [0-9]*, seq [0-9]*' /tmp/tapq.kept |
+		awk '{ print $NF }' | paste -sd ' ')"
+check_refused "a purge with a malformed MAC is refused" \
+	"tap-queue: 02:00:00:00:00 is not a MAC address" \
+	"$QUEUE" purge tq0 02:00:00:00:00
+
 # Refusals: nobody holds the tap; its holder reads it blocking (then a
 # read could wait for ever).
 check_refused "a drain of a tap nobody holds is refused" \
