@@ -51,4 +51,36 @@ check "summarize fails when a migration has no downtime" \
 	fails summarize "$scratch/nodown"
 : >"$scratch/empty"
 check "summarize fails when nothing was measured" fails summarize "$scratch/empty"
+# gapmap.py: the largest TCP gap of each migration, placed against the
+# source's pause and the destination's resume of the timelines.
+gapmap=$top/tests/migration/gapmap.py
+out=$scratch/out
+mkdir -p "$out"
+# answers every 10 ms until 1,000 ms, none until 2,350 ms; the pause at
+# 980, the resume at 2,300 (libvirt: 1,310 ms)
+{
+	for t in $(seq 900 10 1000) $(seq 2350 10 2500); do
+		echo "t $t.000 $t"
+		echo "u $t.500 $t"
+	done
+} >"$out/trace.redirect"
+echo '{"role": "source", "events": [{"what": "guest paused", "t": 980}]}' \
+	>"$out/timeline.redirect.host1.json"
+echo '{"role": "destination", "downtime_ms": 1310, "events": [{"what": "guest resumed", "t": 2300}, {"what": "first frame to the guest here", "t": 2320}]}' \
+	>"$out/timeline.redirect.host2.json"
+check_output "gapmap: the gap's ends against the pause and the resume" \
+	"1: downtime 1320 ms (libvirt's 1310 ms); TCP gap 1350 ms, from the pause +20 ms to the resume +50 ms; UDP gap 1350 ms, from the pause +20 ms to the resume +50 ms; first frame to the guest 20 ms after the resume; TCP gap / downtime 1.02" \
+	python3 "$gapmap" "$out" redirect
+echo '{"role": "source", "events": [{"what": "guest paused", "t": 5000}, {"what": "migration failed, guest resumed here", "t": 6000}]}' \
+	>>"$out/timeline.redirect.host1.json"
+check_output "gapmap: a failed migration is no migration" 1 \
+	eval "python3 '$gapmap' '$out' redirect | wc -l"
+echo 'x 12' >>"$out/trace.redirect"
+check_refused "gapmap refuses a malformed trace" \
+	"gapmap.py: $out/trace.redirect:55: not a trace line: 'x 12'" \
+	python3 "$gapmap" "$out" redirect
+head -n 54 "$out/trace.redirect" >"$out/trace.agent"
+check_refused "gapmap refuses a missing timeline" \
+	"gapmap.py: $out/timeline.agent.host1.json: No such file or directory" \
+	python3 "$gapmap" "$out" agent
 tap_done

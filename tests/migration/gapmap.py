@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""gapmap.py OUT MODE: where each migration's largest TCP gap begins and
+ends, against the pause and the resume (issue 18's target: the gap at
+most 1.1 times the downtime).
+
+OUT is a migration run's out/ directory (suite.sh --out): the probe's
+trace (trace.MODE: "t MS SEQ" for each TCP echo, "u MS SEQ" for each UDP
+answer, host 2's CLOCK_REALTIME) and both hosts' timelines
+(timeline.MODE.hostN.json), whose clocks the suite keeps within 5 ms of
+each other (clocksync.py).  For each migration, one line:
+
+  N: downtime D ms (libvirt's L ms); TCP gap G ms, from the pause -B ms
+     to the resume +A ms; UDP gap ...; first frame to the guest F ms
+     after the resume; TCP gap / downtime R
+
+D is the destination's resume event less the source's pause event.  A
+gap that begins before the pause is time the guest's answers stopped
+while it still ran (the end of the memory copy); its end after the
+resume is the guest's time to answer once running, and the way back.  Exit status 0, or 1 with a message when an input is missing or
+malformed.
+"""
+import json
+import sys
+from pathlib import Path
+
+# How far around a pause the largest gap is looked for (ms).
+WINDOW_MS = 10000
+
+
+def die(msg):
+    print(f"gapmap.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_trace(path):
+    """{'t': sorted answer times, 'u': ...} from the probe's trace."""
+    times = {"t": [], "u": []}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        parts = line.split()
+        if len(parts) != 3 or parts[0] not in times:
+            die(f"{path}:{n}: not a trace line: {line!r}")
+        try:
+            times[parts[0]].append(float(parts[1]))
+        except ValueError:
+            die(f"{path}:{n}: not a time: {parts[1]!r}")
+    for kind in times:
+        times[kind].sort()
+    if not times["t"]:
+        die(f"{path}: no TCP echo")
+    return times
+
+
+def read_timelines(out, mode):
+    """[(host, record)] of both hosts' timelines."""
+    records = []
+    for host in (1, 2):
+        path = out / f"timeline.{mode}.host{host}.json"
+        try:
+            lines = path.read_text().splitlines()
+        except OSError as e:
+            die(f"{path}: {e.strerror}")
+        for n, line in enumerate(lines, 1):
+            try:
+                r = json.loads(line)
+                r["at"] = {e["what"]: e["t"] for e in r["events"]}
+            except (ValueError, KeyError, TypeError):
+                die(f"{path}:{n}: not a timeline record")
+            records.append((host, r))
+    return records
+
+
+def migrations(records):
+    """(pause, resume, libvirt's downtime, first frame) of each
+    migration that completed: a source's pause, and the first resume
+    on the other host after it."""
+    found = []
+    for host, src in records:
+        pause = src["at"].get("guest paused")
+        if src.get("role") != "source" or pause is None or \
+                "migration failed, guest resumed here" in src["at"]:
+            continue
+        dests = sorted((d["at"]["guest resumed"], d) for h, d in records
+                       if h != host and d.get("role") == "destination" and
+                       d["at"].get("guest resumed", 0) > pause)
+        if not dests:
+            continue
+        resume, dst = dests[0]
+        found.append((pause, resume, dst.get("downtime_ms"),
+                      dst["at"].get("first frame to the guest here")))
+    return sorted(found, key=lambda m: m[0])
+
+
+def largest_gap(times, pause, resume):
+    """(gap, begin, end) of the longest time between two answers around
+    [PAUSE, RESUME], or None."""
+    near = [t for t in times if pause - WINDOW_MS <= t <= resume + WINDOW_MS]
+    best = None
+    for a, b in zip(near, near[1:]):
+        if best is None or b - a > best[0]:
+            best = (b - a, a, b)
+    return best
+
+
+def describe(kind, gap, pause, resume):
+    if gap is None:
+        return f"{kind}: no answers around it"
+    g, begin, end = gap
+    return (f"{kind} gap {g:.0f} ms, from the pause {begin - pause:+.0f} ms "
+            f"to the resume {end - resume:+.0f} ms")
+
+
+def main():
+    if len(sys.argv) != 3:
+        die("usage: gapmap.py OUT MODE")
+    out, mode = Path(sys.argv[1]), sys.argv[2]
+    times = read_trace(out / f"trace.{mode}")
+    found = migrations(read_timelines(out, mode))
+    if not found:
+        die(f"no completed migration in {out}'s {mode} timelines")
+    for i, (pause, resume, libvirt, first) in enumerate(found, 1):
+        tcp = largest_gap(times["t"], pause, resume)
+        udp = largest_gap(times["u"], pause, resume)
+        line = (f"{i}: downtime {resume - pause:.0f} ms (libvirt's {libvirt} ms); "
+                f"{describe('TCP', tcp, pause, resume)}; "
+                f"{describe('UDP', udp, pause, resume)}")
+        if first is not None:
+            line += f"; first frame to the guest {first - resume:.0f} ms after the resume"
+        if tcp is not None and resume > pause:
+            line += f"; TCP gap / downtime {tcp[0] / (resume - pause):.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
