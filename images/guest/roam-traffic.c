@@ -37,7 +37,7 @@
  *
  *   probe: tcp_sent=N tcp_echoed=E tcp_lost=L tcp_dup=D resets=R
  *          tcp_max_gap_ms=G udp_sent=S udp_lost=U udp_max_gap_ms=H
- *          udp_dup=V
+ *          udp_dup=V own_frames=O
  *
  * (one line).  tcp_lost and tcp_dup are records the echo stream skipped
  * or repeated, counting the unanswered records of a connection that
@@ -48,7 +48,9 @@
  * own count, so a lost answer is not counted as a lost datagram, nor one
  * that reached the guest after later ones (a window ends seconds after
  * the traffic it measures); udp_dup the datagrams the guest got twice,
- * by its count; the gaps are the longest times between two answers.  SIGUSR1 prints the window and opens the
+ * by its count; own_frames the frames the guest's NIC received from
+ * its own MAC (echo counts them on a packet socket, and prints each on
+ * its stdout); the gaps are the longest times between two answers.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
  * gets one line per answer: "t|u MS SEQ", MS the wall clock
  * (CLOCK_REALTIME, ms since the epoch), which the migration agent's
@@ -71,6 +73,11 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <sys/socket.h>
 
 struct record {
@@ -283,7 +290,85 @@ struct answer {
 	struct record r;
 	uint64_t received;	/* datagrams from this sender, each once */
 	uint64_t dups;		/* and those that came again */
+	uint64_t own;		/* frames from the echo's own MAC it received */
 };
+
+/*
+ * The echo's own frames back: a packet socket on the guest's NIC (the
+ * first with an IPv4 address) that takes in only what the NIC received
+ * from its own MAC, not what it sent (a classic BPF filter: the rest is
+ * dropped before it is copied).  A migrated guest must never get its own
+ * frames back (a stale broadcast of its own, queued in its new tap, read
+ * at the resume: the duplicate-address trap).  Returns the socket; dies
+ * when it cannot be made, rather than count nothing.
+ */
+static int own_frames_open(void)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL) };
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 4, 0),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 6),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2),	/* k: MAC[0..3] */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 10),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),	/* k: MAC[4..5] */
+		BPF_STMT(BPF_RET | BPF_K, 0),
+		BPF_STMT(BPF_RET | BPF_K, 64),
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]),
+				   .filter = code };
+	struct ifaddrs *ifa, *i;
+	const unsigned char *mac = NULL;
+	const char *nic = NULL;
+	int fd;
+
+	if (getifaddrs(&ifa))
+		die("getifaddrs");
+	/* the NIC is the one with an IPv4 address (a kernel may make a
+	 * dummy0 of its own, with a MAC and no address) */
+	for (i = ifa; i && !nic; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+		    !(i->ifa_flags & IFF_LOOPBACK))
+			nic = i->ifa_name;
+	for (i = ifa; i && nic && !mac; i = i->ifa_next) {
+		struct sockaddr_ll *a = (struct sockaddr_ll *)i->ifa_addr;
+
+		if (!a || a->sll_family != AF_PACKET || strcmp(i->ifa_name, nic) ||
+		    a->sll_halen != ETH_ALEN)
+			continue;
+		mac = a->sll_addr;
+		sll.sll_ifindex = a->sll_ifindex;
+	}
+	if (!mac) {
+		errno = ENODEV;
+		die("no NIC for the own-frame count");
+	}
+	code[3].k = (uint32_t)mac[0] << 24 | mac[1] << 16 | mac[2] << 8 | mac[3];
+	code[5].k = (uint32_t)mac[4] << 8 | mac[5];
+	freeifaddrs(ifa);
+	/* protocol 0 until the filter is on: nothing unfiltered queues */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
+		die("the own-frame packet socket");
+	return fd;
+}
+
+/* Count, and name on stdout (the guest's console), the own frames FD
+ * has received. */
+static void own_frames_read(int fd, uint64_t *own)
+{
+	unsigned char f[64];
+	ssize_t n;
+
+	while ((n = recv(fd, f, sizeof(f), 0)) >= 0) {
+		(*own)++;
+		if (n >= ETH_HLEN)
+			printf("echo: own frame back: to %02x:%02x:%02x:%02x:%02x:%02x, ethertype 0x%02x%02x\n",
+			       f[0], f[1], f[2], f[3], f[4], f[5], f[12], f[13]);
+	}
+}
 
 /* How far back the echo remembers which sequence numbers it has seen:
  * a datagram that comes again after more than this many is counted
@@ -294,6 +379,7 @@ struct answer {
 struct echo_udp_state {
 	struct sockaddr_in last;
 	uint64_t received, dups;
+	uint64_t own;			/* own frames back, since the start */
 	uint64_t seen[ECHO_WINDOW];	/* seq + 1 in slot seq % ECHO_WINDOW */
 };
 
@@ -333,6 +419,7 @@ static void echo_udp(int fd, struct echo_udp_state *st)
 	}
 	a.received = htobe64(st->received);
 	a.dups = htobe64(st->dups);
+	a.own = htobe64(st->own);
 	sendto(fd, &a, sizeof(a), 0, (struct sockaddr *)&from, len);
 }
 
@@ -353,7 +440,7 @@ static int echo_tcp(struct echo_conn *c)
 
 static int do_echo(char **argv, int argc)
 {
-	struct pollfd p[2 + ECHO_CONNS];
+	struct pollfd p[3 + ECHO_CONNS];
 	struct echo_conn conns[ECHO_CONNS];
 	static struct echo_udp_state udp_state;
 	int i, n, rcvbuf;
@@ -369,6 +456,7 @@ static int do_echo(char **argv, int argc)
 	}
 	p[0].fd = open_socket(SOCK_STREAM, NULL, argv[0], 1);
 	p[1].fd = open_socket(SOCK_DGRAM, NULL, argv[0], 1);
+	p[2].fd = own_frames_open();
 	/* A migrated guest gets what was queued for it during its pause at
 	 * once when it resumes: a second of the probe's datagrams is more
 	 * than the default 208 KiB hold at a virtio buffer each.  RCVBUF
@@ -381,21 +469,24 @@ static int do_echo(char **argv, int argc)
 		conns[i].fd = -1;
 	printf("echo: listening on %s\n", argv[0]);
 	while (!stop_flag) {
-		for (i = 0; i < 2 + ECHO_CONNS; i++) {
-			if (i >= 2)
-				p[i].fd = conns[i - 2].fd;
+		for (i = 0; i < 3 + ECHO_CONNS; i++) {
+			if (i >= 3)
+				p[i].fd = conns[i - 3].fd;
 			p[i].events = POLLIN;
 			p[i].revents = 0;
 		}
-		n = poll(p, 2 + ECHO_CONNS, -1);
+		n = poll(p, 3 + ECHO_CONNS, -1);
 		if (n < 0 && errno != EINTR)
 			die("poll");
 		if (n <= 0)
 			continue;
+		/* before the datagrams: their answers carry the count */
+		if (p[2].revents)
+			own_frames_read(p[2].fd, &udp_state.own);
 		if (p[1].revents)
 			echo_udp(p[1].fd, &udp_state);
 		for (i = 0; i < ECHO_CONNS; i++) {
-			if (!p[2 + i].revents || echo_tcp(&conns[i]))
+			if (!p[3 + i].revents || echo_tcp(&conns[i]))
 				continue;
 			close(conns[i].fd);
 			conns[i].fd = -1;
@@ -432,6 +523,8 @@ struct probe {
 	uint64_t udp_top;	/* the newest datagram answered */
 	uint64_t udp_dups, udp_dups_before;	/* the echo's count, now and
 						 * at the window's start */
+	uint64_t own, own_before;		/* the echo's own frames back,
+						 * likewise */
 	/* the window's counts */
 	uint64_t tcp_sent, tcp_echoed, tcp_lost, tcp_dup, resets;
 	uint64_t tcp_max_gap, udp_sent, udp_max_gap;
@@ -439,7 +532,7 @@ struct probe {
 
 static void probe_report(struct probe *pr, uint64_t udp_lost)
 {
-	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f udp_dup=%llu\n",
+	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f udp_dup=%llu own_frames=%llu\n",
 	       (unsigned long long)pr->tcp_sent,
 	       (unsigned long long)pr->tcp_echoed,
 	       (unsigned long long)pr->tcp_lost,
@@ -450,9 +543,11 @@ static void probe_report(struct probe *pr, uint64_t udp_lost)
 	       (unsigned long long)(udp_lost > pr->udp_lost_before ?
 				    udp_lost - pr->udp_lost_before : 0),
 	       pr->udp_max_gap / 1e6,
-	       (unsigned long long)(pr->udp_dups - pr->udp_dups_before));
+	       (unsigned long long)(pr->udp_dups - pr->udp_dups_before),
+	       (unsigned long long)(pr->own - pr->own_before));
 	fflush(stdout);
 	pr->udp_dups_before = pr->udp_dups;
+	pr->own_before = pr->own;
 	pr->tcp_sent = pr->tcp_echoed = pr->tcp_lost = pr->tcp_dup = 0;
 	pr->resets = pr->tcp_max_gap = pr->udp_sent = pr->udp_max_gap = 0;
 	pr->udp_lost_before = udp_lost;
@@ -554,6 +649,8 @@ static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
 	/* the echo's count only grows: a late answer knew less */
 	if (be64toh(a.dups) > pr->udp_dups)
 		pr->udp_dups = be64toh(a.dups);
+	if (be64toh(a.own) > pr->own)
+		pr->own = be64toh(a.own);
 	/* seq + 1 were sent before this one's answer; the guest had seen
 	 * received of them.  The newest answer tells: one that comes late
 	 * knew less, and a datagram the guest got out of order (after a
