@@ -87,6 +87,14 @@ static const char *event_name(int event, int detail)
  * frame that reaches the guest, and how often. */
 #define SWITCHOVER_WATCH_MS 10000
 #define SWITCHOVER_TICK_MS 5
+/* The ports flood again once a frame has reached the guest and one has
+ * come from it, or this long after the resume if not. */
+#define SWITCHOVER_FLOOD_MS 3000
+/* How long after floods to the new ports are held their taps' stale
+ * floods are taken out: ovs-vswitchd revalidates the datapath's flows
+ * that flooded to them in the background, after its reply.  A margin,
+ * not a measurement; the test counts what gets through. */
+#define SWITCHOVER_PURGE_MS 500
 
 static long long monotonic_ms(void)
 {
@@ -121,18 +129,41 @@ static void switchover_tick(int timer, void *opaque)
 		timeline_event(&g->tl, "first frame to the guest here",
 			       "agent (its taps' tx_packets)");
 	}
+	if (!sw->heard) {
+		long long t = switchover_heard(sw);
+
+		if (t) {
+			sw->heard = true;
+			timeline_event_at(&g->tl, "first frame from the guest here",
+					  "kernel (a packet socket on its taps)", t);
+		}
+	}
 	if (sw->rounds < rounds && since >= delays[sw->rounds]) {
 		sw->rounds++;
 		if (switchover_announce(sw) > 0)
 			timeline_event(&g->tl, "announced", "agent");
 	}
+	/* the guest reads its taps again: floods are no longer stale.  Not
+	 * before the announcements and the first frames to and from the
+	 * guest, whose times an ovs-ofctl run in this loop would blur. */
+	if (sw->holding && sw->rounds == rounds &&
+	    ((sw->first_seen && sw->heard) || since > SWITCHOVER_FLOOD_MS)) {
+		switchover_release_floods(sw);
+		timeline_event(&g->tl, "floods to the port again", "agent");
+	}
 	/* the delivery rules serve until the switches have learnt the move */
 	if (sw->delivering && since > SWITCHOVER_WATCH_MS)
 		switchover_undeliver(sw);
-	if ((sw->first_seen && sw->rounds == rounds && !sw->delivering) ||
+	if ((sw->first_seen && sw->heard && sw->rounds == rounds && !sw->delivering) ||
 	    since > SWITCHOVER_WATCH_MS) {
 		virEventRemoveTimeout(timer);
 		sw->timer = -1;
+		switchover_unlisten(sw);
+		/* the switchover is over: its record goes out now (libvirt
+		 * sends the destination no job-completed event, and an
+		 * agent killed before the guest leaves again would lose it) */
+		if (timeline_open(&g->tl, "destination"))
+			timeline_end(&g->tl);
 	}
 }
 
@@ -193,6 +224,25 @@ static void detour_tick(int timer, void *opaque)
 	}
 }
 
+/* The destination, once, SWITCHOVER_PURGE_MS after floods to the new
+ * taps were held: what was flooded into them before goes (the resume
+ * replaces this timer: then it is too late). */
+static void purge_tick(int timer, void *opaque)
+{
+	struct guest *g = guest_find(opaque);
+	int n;
+
+	virEventRemoveTimeout(timer);
+	if (!g)
+		return;
+	g->sw.timer = -1;
+	n = switchover_purge(&g->sw);
+	if (n < 0)
+		return;
+	timeline_set_int(&g->tl, "stale_frames_taken", n);
+	timeline_event(&g->tl, "stale floods taken from the new taps", "agent");
+}
+
 /* The source: the guest paused to leave; its frames go to the uplink. */
 static void on_paused_here(virDomainPtr dom, struct guest *g)
 {
@@ -243,6 +293,74 @@ static void detour_end(struct guest *g, bool failed)
 	d->on = false;
 }
 
+/*
+ * A source's record once its guest has left (STOPPED_MIGRATED): libvirt's
+ * job-completed event, which brings the downtime, comes after that, so
+ * the record waits for it, LEFT_WAIT_MS at most, apart from the guest,
+ * whose state goes at once.
+ */
+#define LEFT_WAIT_MS 5000
+
+struct departed {
+	char uuid[VIR_UUID_STRING_BUFLEN];
+	struct timeline tl;
+	int timer;
+	struct departed *next;
+};
+
+static struct departed *departed;
+
+static struct departed *departed_find(const char *uuid)
+{
+	struct departed *d;
+
+	for (d = departed; d && strcmp(d->uuid, uuid); d = d->next)
+		;
+	return d;
+}
+
+/* Emit D's record and let go of D. */
+static void departed_emit(struct departed *d)
+{
+	struct departed **pp;
+
+	for (pp = &departed; *pp != d; pp = &(*pp)->next)
+		;
+	*pp = d->next;
+	virEventRemoveTimeout(d->timer);
+	timeline_end(&d->tl);
+	free(d);
+}
+
+static void departed_timeout(int timer, void *opaque)
+{
+	(void)timer;
+	departed_emit(opaque);
+}
+
+/* G's record is kept back for its job-completed event; if it cannot be,
+ * it stays G's, and goes out with G. */
+static void departed_hold(struct guest *g)
+{
+	struct departed *d;
+
+	if (!timeline_open(&g->tl, "source"))
+		return;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return;
+	d->timer = virEventAddTimeout(LEFT_WAIT_MS, departed_timeout, d, NULL);
+	if (d->timer < 0) {
+		free(d);
+		return;
+	}
+	snprintf(d->uuid, sizeof(d->uuid), "%s", g->uuid);
+	d->tl = g->tl;
+	memset(&g->tl, 0, sizeof(g->tl));
+	d->next = departed;
+	departed = d;
+}
+
 /* The destination: the guest resumed here after its migration. */
 static void on_resumed_here(struct guest *g)
 {
@@ -253,6 +371,7 @@ static void on_resumed_here(struct guest *g)
 	sw->delivered = switchover_delivered(sw);
 	sw->rounds = 0;
 	sw->first_seen = false;
+	sw->heard = false;
 	uuid = guest_watch(g, &sw->timer, SWITCHOVER_TICK_MS, switchover_tick);
 	if (uuid)
 		switchover_tick(sw->timer, uuid);
@@ -306,9 +425,14 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 		if (switchover_prepare(dom, &g->sw) > 0 &&
 		    switchover_deliver(&g->sw) > 0)
 			timeline_event(&g->tl, "delivery from the uplink ready", "agent");
+		if (switchover_hold_floods(&g->sw) > 0)
+			timeline_event(&g->tl, "floods to the new port held", "agent");
 		switchover_find_taps(&g->sw);
+		switchover_listen(&g->sw);
 		if (g->sw.n > 0)
 			timeline_event(&g->tl, "announcement ready", "agent");
+		if (g->sw.holding)
+			guest_watch(g, &g->sw.timer, SWITCHOVER_PURGE_MS, purge_tick);
 		break;
 	case VIR_DOMAIN_EVENT_SUSPENDED:
 		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)
@@ -347,10 +471,13 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 				timeline_begin(&g->tl, g->name, "source");
 			timeline_event(&g->tl, "guest left", "libvirt STOPPED_MIGRATED");
 			detour_end(g, false);
+			departed_hold(g);
 		} else {
 			timeline_event(&g->tl, "guest stopped here", "libvirt STOPPED");
 		}
-		guest_forget(g);	/* its rules go, its record is emitted */
+		guest_forget(g);	/* its rules go, its record is emitted
+					 * (a source's once libvirt says the
+					 * job completed) */
 		return 0;
 	default:
 		break;
@@ -363,19 +490,32 @@ static void on_job_completed(virConnectPtr conn, virDomainPtr dom,
 			     virTypedParameterPtr params, int nparams,
 			     void *opaque)
 {
-	struct guest *g = guest_get(dom);
+	char uuid[VIR_UUID_STRING_BUFLEN];
 	unsigned long long downtime;
+	struct departed *d = NULL;
+	struct timeline *tl;
+	struct guest *g;
 
 	(void)conn;
 	(void)opaque;
-	if (!g || !timeline_open(&g->tl, NULL))
-		return;
-	timeline_event(&g->tl, "job completed", "libvirt JOB_COMPLETED");
+	if (!virDomainGetUUIDString(dom, uuid))
+		d = departed_find(uuid);
+	if (d) {
+		tl = &d->tl;
+	} else {
+		g = guest_get(dom);
+		if (!g || !timeline_open(&g->tl, NULL))
+			return;
+		tl = &g->tl;
+	}
+	timeline_event(tl, "job completed", "libvirt JOB_COMPLETED");
 	if (virTypedParamsGetULLong(params, nparams, VIR_DOMAIN_JOB_DOWNTIME,
 				    &downtime) == 1)
-		timeline_set_int(&g->tl, "downtime_ms", (long long)downtime);
-	if (timeline_open(&g->tl, "destination"))
-		timeline_end(&g->tl);
+		timeline_set_int(tl, "downtime_ms", (long long)downtime);
+	if (d)
+		departed_emit(d);
+	else if (timeline_open(tl, "destination"))
+		timeline_end(tl);
 }
 
 /* The source: a migration of G began (libvirt reports each pass over
@@ -587,6 +727,8 @@ int main(int argc, char **argv)
 	virEventRemoveTimeout(a.refresh_timer);
 	agent_disconnect(&a);
 out_guests:
+	while (departed)
+		departed_emit(departed);
 	guests_uninit();
 	detour_uninit();
 out_timeline:

@@ -41,6 +41,8 @@ static void guest_free(struct guest *g)
 	if (g->dt.timer >= 0)
 		virEventRemoveTimeout(g->dt.timer);
 	detour_release(&g->dt);
+	switchover_release_floods(&g->sw);
+	switchover_unlisten(&g->sw);
 	switchover_undeliver(&g->sw);
 	timeline_end(&g->tl);
 	free(g->name);

@@ -9,8 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include "ifaces.h"
 #include "run.h"
@@ -65,6 +70,7 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
 	memset(&a->q, 0, sizeof(a->q));
 	if (ovs_port_info(dev, uplink, &pi))
 		return -1;
+	a->heard_fd = -1;
 	strcpy(a->dev, dev);
 	snprintf(a->mac, sizeof(a->mac), "%s", mac);
 	strcpy(a->bridge, pi.bridge);
@@ -175,6 +181,66 @@ int switchover_drop_rules(const char *bridge, const char *mac)
 	return run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
 }
 
+/* Set or clear the no-flood bit of DEV on BRIDGE (ovs-ofctl mod-port). */
+static int port_floods(const char *bridge, const char *dev, bool flood)
+{
+	const char *argv[] = { "ovs-ofctl", "mod-port", bridge, dev,
+			       flood ? "flood" : "no-flood", NULL };
+
+	return run_cmd(argv, NULL, NULL, HELPER_TIMEOUT_MS) ? -1 : 0;
+}
+
+int switchover_hold_floods(struct switchover *sw)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sw->n; i++) {
+		if (port_floods(sw->a[i].bridge, sw->a[i].dev, false)) {
+			fprintf(stderr, "roam-migrate-agent: %s still gets floods\n",
+				sw->a[i].dev);
+			continue;
+		}
+		sw->holding = true;
+		n++;
+	}
+	return n;
+}
+
+void switchover_release_floods(struct switchover *sw)
+{
+	int i;
+
+	if (!sw->holding)
+		return;
+	sw->holding = false;
+	/* a tap gone (the guest left or stopped) took its port along */
+	for (i = 0; i < sw->n; i++)
+		if (if_nametoindex(sw->a[i].dev) &&
+		    port_floods(sw->a[i].bridge, sw->a[i].dev, true))
+			fprintf(stderr, "roam-migrate-agent: %s still floods nothing\n",
+				sw->a[i].dev);
+}
+
+int switchover_purge(const struct switchover *sw)
+{
+	int i, n = 0, read = 0;
+
+	for (i = 0; i < sw->n; i++) {
+		const struct announcement *a = &sw->a[i];
+		struct tapq_counts c;
+
+		/* the RARP's source is the guest's MAC */
+		if (tapq_purge(&a->q, a->dev, a->rarp + 6, &c))
+			continue;
+		read++;
+		n += c.group;
+		if (c.failed)
+			fprintf(stderr, "roam-migrate-agent: %s: %d frame(s) lost taking out stale floods\n",
+				a->dev, c.failed);
+	}
+	return read ? n : -1;
+}
+
 void switchover_undeliver(struct switchover *sw)
 {
 	int i;
@@ -230,6 +296,105 @@ unsigned long long switchover_delivered(const struct switchover *sw)
 	return sum;
 }
 
+/* A packet socket on the tap DEV that takes in what its reader writes
+ * into it, RARPs but (classic BPF: the rest is dropped before it is
+ * copied); -1 with a message. */
+static int listen_tap(const char *dev)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL) };
+	struct sock_filter code[] = {
+		/* what the tap hands its reader is outgoing here */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 2, 0),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_RARP, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+		BPF_STMT(BPF_RET | BPF_K, 64),
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]),
+				   .filter = code };
+	int fd, one = 1;
+
+	sll.sll_ifindex = (int)if_nametoindex(dev);
+	/* protocol 0 until the filter is on: nothing unfiltered queues;
+	 * each frame stamped by the kernel as it came (the agent may read
+	 * it late: an ovs-ofctl run holds its loop up) */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || !sll.sll_ifindex ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		fprintf(stderr, "roam-migrate-agent: %s: no socket for the guest's first frame: %m\n",
+			dev);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void switchover_listen(struct switchover *sw)
+{
+	int i;
+
+	for (i = 0; i < sw->n; i++)
+		if (sw->a[i].heard_fd < 0)
+			sw->a[i].heard_fd = listen_tap(sw->a[i].dev);
+}
+
+/* The kernel's stamp of a frame recvmsg() got with MSG, in ms; 0 if it
+ * has none. */
+static long long frame_stamp(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+	struct timeval tv;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMP)
+			continue;
+		memcpy(&tv, CMSG_DATA(c), sizeof(tv));
+		return tv.tv_sec * 1000LL + tv.tv_usec / 1000;
+	}
+	return 0;
+}
+
+long long switchover_heard(struct switchover *sw)
+{
+	long long first = 0;
+	int i;
+
+	for (i = 0; i < sw->n; i++) {
+		while (sw->a[i].heard_fd >= 0) {
+			char cbuf[CMSG_SPACE(sizeof(struct timeval))];
+			unsigned char frame[64];
+			struct iovec iov = { frame, sizeof(frame) };
+			struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+					      .msg_control = cbuf,
+					      .msg_controllen = sizeof(cbuf) };
+			long long t;
+
+			if (recvmsg(sw->a[i].heard_fd, &msg, 0) < 0)
+				break;
+			t = frame_stamp(&msg);
+			if (t && (!first || t < first))
+				first = t;
+		}
+	}
+	return first;
+}
+
+void switchover_unlisten(struct switchover *sw)
+{
+	int i;
+
+	for (i = 0; i < sw->n; i++) {
+		if (sw->a[i].heard_fd >= 0)
+			close(sw->a[i].heard_fd);
+		sw->a[i].heard_fd = -1;
+	}
+}
+
 static void prepare_one(const char *dev, const char *mac, void *arg)
 {
 	struct switchover *sw = arg;
@@ -246,6 +411,7 @@ int switchover_prepare(virDomainPtr dom, struct switchover *sw)
 	sw->n = 0;
 	sw->timer = -1;
 	sw->delivering = false;
+	sw->holding = false;
 	if (ifaces_each(dom, prepare_one, sw) < 0)
 		return -1;
 	return sw->n;
@@ -264,7 +430,10 @@ void switchover_find_taps(struct switchover *sw)
 
 void switchover_clear(struct switchover *sw)
 {
-	/* deleting by cookie and MAC is right whether rules are in or not */
+	/* deleting by cookie and MAC is right whether rules are in or
+	 * not, and so is letting a port flood */
 	sw->delivering = true;
 	switchover_undeliver(sw);
+	sw->holding = true;
+	switchover_release_floods(sw);
 }

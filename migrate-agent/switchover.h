@@ -20,6 +20,18 @@
  * good: see switchover.c).  Without the rules the bridge might send them
  * back out of the uplink, where it learnt the MAC while the guest ran on
  * the source.  The rules go once the switchover is watched no more.
+ *
+ * From Prepare to the resume, the bridge floods nothing to the new
+ * ports (OpenFlow's no-flood on each).  While the guest runs on the
+ * source, what the bridge floods reaches both of its taps: the source's
+ * is read at once, the new one would hand the guest the same frames
+ * again at the resume, stale, its own broadcasts among them (a guest
+ * that sees its own ARP or DAD probe may take its address for a
+ * duplicate).  What is sent to the guest's MAC is not flooded, and the
+ * delivery rules above output it.  The cost: a broadcast sent during
+ * the pause itself reaches the guest on neither host (the source's
+ * redirect drops group-addressed frames too); ARP and neighbour
+ * discovery retry.
  */
 #ifndef ROAM_AGENT_SWITCHOVER_H
 #define ROAM_AGENT_SWITCHOVER_H
@@ -56,6 +68,8 @@ struct announcement {
 	unsigned char rarp[60];	/* the RARP */
 	char frame[121];	/* the same, in hex */
 	struct tapq q;		/* who holds the tap, to speak for the guest */
+	int heard_fd;		/* a packet socket on the tap: what the guest
+				 * sends (switchover_listen); -1: none */
 };
 
 /* An incoming guest's switchover: its announcements, and, from the
@@ -68,7 +82,9 @@ struct switchover {
 	unsigned long long delivered;	/* the taps' tx_packets at the resume */
 	int rounds;			/* announcements sent */
 	bool first_seen;
+	bool heard;			/* a frame from the guest since */
 	bool delivering;		/* the delivery rules are in */
+	bool holding;			/* the ports flood nothing */
 	int timer;			/* libvirt timeout id, -1: none */
 };
 
@@ -83,6 +99,22 @@ void switchover_init(const char *uplink);
 int switchover_deliver(struct switchover *sw);
 void switchover_undeliver(struct switchover *sw);
 
+/*
+ * switchover_hold_floods - make SW's ports flood nothing (see above);
+ * returns how many now do.  switchover_release_floods lets them flood
+ * again, those whose tap is still there.
+ */
+int switchover_hold_floods(struct switchover *sw);
+void switchover_release_floods(struct switchover *sw);
+
+/*
+ * switchover_purge - take the stale floods out of SW's new taps, which
+ * came in between their creation and switchover_hold_floods (see
+ * tapq_purge): once floods are held, before the resume.  Returns how
+ * many frames were taken out, or -1 if no tap could be read.
+ */
+int switchover_purge(const struct switchover *sw);
+
 /* switchover_add_rules - add FLOWS (ovs-ofctl's syntax, a line each) to
  * BRIDGE in one ovs-ofctl run: 0, or -1 if it failed. */
 int switchover_add_rules(const char *bridge, const char *flows);
@@ -92,10 +124,10 @@ int switchover_add_rules(const char *bridge, const char *flows);
 int switchover_drop_rules(const char *bridge, const char *mac);
 
 /*
- * switchover_clear - take out any delivery rule for SW's MACs, whether
- * this agent put it in or not (only an agent killed during a migration
- * leaves one behind): for a guest that runs here with no switchover of
- * ours under way.
+ * switchover_clear - take out any delivery rule for SW's MACs and let
+ * its ports flood, whether this agent changed them or not (only an agent
+ * killed during a migration leaves such a change behind): for a guest
+ * that runs here with no switchover of ours under way.
  */
 void switchover_clear(struct switchover *sw);
 
@@ -118,6 +150,20 @@ void switchover_find_taps(struct switchover *sw);
  * were sent.
  */
 int switchover_announce(const struct switchover *sw);
+
+/*
+ * switchover_listen - open, on each of SW's taps, a packet socket that
+ * takes in what the guest sends there, once it runs: what its reader
+ * writes into the tap, but for RARPs (QEMU's announcements, and the
+ * agent's).  switchover_heard tells, without waiting, when the first
+ * frame that came since did (the kernel's stamp, CLOCK_REALTIME ms; 0:
+ * none came) and reads what came; switchover_unlisten closes the
+ * sockets.  With switchover_delivered, the timeline tells the time the
+ * guest took to answer from the time the network took.
+ */
+void switchover_listen(struct switchover *sw);
+long long switchover_heard(struct switchover *sw);
+void switchover_unlisten(struct switchover *sw);
 
 /*
  * switchover_delivered - the frames SW's taps have handed to the guest so

@@ -12,12 +12,14 @@ each other (clocksync.py).  For each migration, one line:
 
   N: downtime D ms (libvirt's L ms); TCP gap G ms, from the pause -B ms
      to the resume +A ms; UDP gap ...; first frame to the guest F ms
-     after the resume; TCP gap / downtime R
+     after the resume, from it H ms after; TCP gap / downtime R
 
 D is the destination's resume event less the source's pause event.  A
 gap that begins before the pause is time the guest's answers stopped
 while it still ran (the end of the memory copy); its end after the
-resume is the guest's time to answer once running, and the way back.  Exit status 0, or 1 with a message when an input is missing or
+resume is the guest's time to answer once running (up to H: the first
+frame its tap got from it) and the way back (H to the gap's end).
+Exit status 0, or 1 with a message when an input is missing or
 malformed.
 """
 import json
@@ -75,7 +77,8 @@ def read_timelines(out, mode):
 
 
 def migrations(records):
-    """(pause, resume, libvirt's downtime, first frame) of each
+    """(pause, resume, libvirt's downtime, first frame to the guest,
+    first frame from it) of each
     migration that completed: a source's pause, and the first resume
     on the other host after it."""
     found = []
@@ -90,8 +93,10 @@ def migrations(records):
         if not dests:
             continue
         resume, dst = dests[0]
-        found.append((pause, resume, dst.get("downtime_ms"),
-                      dst["at"].get("first frame to the guest here")))
+        # libvirt's downtime: the source's job-completed event
+        found.append((pause, resume, src.get("downtime_ms", dst.get("downtime_ms")),
+                      dst["at"].get("first frame to the guest here"),
+                      dst["at"].get("first frame from the guest here")))
     return sorted(found, key=lambda m: m[0])
 
 
@@ -122,7 +127,7 @@ def main():
     found = migrations(read_timelines(out, mode))
     if not found:
         die(f"no completed migration in {out}'s {mode} timelines")
-    for i, (pause, resume, libvirt, first) in enumerate(found, 1):
+    for i, (pause, resume, libvirt, first, heard) in enumerate(found, 1):
         tcp = largest_gap(times["t"], pause, resume)
         udp = largest_gap(times["u"], pause, resume)
         line = (f"{i}: downtime {resume - pause:.0f} ms (libvirt's {libvirt} ms); "
@@ -130,6 +135,8 @@ def main():
                 f"{describe('UDP', udp, pause, resume)}")
         if first is not None:
             line += f"; first frame to the guest {first - resume:.0f} ms after the resume"
+        if heard is not None:
+            line += f", from it {heard - resume:.0f} ms after"
         if tcp is not None and resume > pause:
             line += f"; TCP gap / downtime {tcp[0] / (resume - pause):.2f}"
         print(line)

@@ -57,7 +57,7 @@ POLICE_RATE=20000
 POLICE_BURST=2000
 # what port_settings prints for the guest's port once the orchestrator
 # has set it
-GUEST_SETTINGS="tag=10 rate=$POLICE_RATE burst=$POLICE_BURST acl=1"
+GUEST_SETTINGS="tag=10 rate=$POLICE_RATE burst=$POLICE_BURST acl=1 floods=1"
 host_name() { echo "roam-host$1"; }
 host_addr() { echo "192.0.2.$1"; }
 libvirt_uri() { echo "qemu+tcp://$(host_name "$1")/system"; }
@@ -198,19 +198,25 @@ orchestrate() {
 		ovs-ofctl add-flow br0 "$ACL"
 }
 
-# port_settings: the guest's port's VLAN and policing here, and
-# whether its ACL is in br0 ("tag=10 rate=20000 burst=2000 acl=1").
+# port_settings: the guest's port's VLAN and policing here, whether its
+# ACL is in br0, and whether the bridge floods to it (the agent holds
+# floods to an incoming guest's port until it resumes, switchover.h):
+# "tag=10 rate=20000 burst=2000 acl=1 floods=1".
 port_settings() {
-	local port acl
+	local port acl show vlan rate burst
 
 	port=$(guest_port) || return 1
+	# one ovs-vsctl run (each takes the best part of a second here)
+	{ read -r vlan && read -r rate && read -r burst; } < <("${VSCTL[@]}" \
+		get Port "$port" tag -- get Interface "$port" \
+		ingress_policing_rate ingress_policing_burst) || return 1
 	acl=$(ovs-ofctl dump-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT") ||
 		return 1
-	printf 'tag=%s rate=%s burst=%s acl=%s\n' \
-		"$("${VSCTL[@]}" get Port "$port" tag)" \
-		"$("${VSCTL[@]}" get Interface "$port" ingress_policing_rate)" \
-		"$("${VSCTL[@]}" get Interface "$port" ingress_policing_burst)" \
-		"$(grep -c 'actions=drop' <<<"$acl")"
+	show=$(ovs-ofctl show br0) || return 1
+	printf 'tag=%s rate=%s burst=%s acl=%s floods=%s\n' "$vlan" "$rate" "$burst" \
+		"$(grep -c 'actions=drop' <<<"$acl")" \
+		"$(awk -v p="($port):" 'index($0, p) { mine = 1; next }
+			mine && /config:/ { print (/NO_FLOOD/ ? 0 : 1); exit }' <<<"$show")"
 }
 
 # probe_start MODE: ns1 (host 2) starts probing the guest; its reports go
@@ -355,19 +361,22 @@ clock_sync() {
 # MAC with fe for the first octet, as libvirt sets it), captured as it
 # sends to the guest in $CAPS/NAME.tap.IFINDEX.pcap, until killed; each
 # tcpdump ends with its tap.  A destination's tap appears in libvirt's
-# Prepare, seconds before the guest resumes.
+# Prepare, seconds before the guest resumes.  A tap is taken once it is
+# up: tcpdump refuses one that is not yet (and a tap that is down sends
+# nothing), which left a host's taps uncaptured now and then.
 tap_caps() {
 	local dev idx
 	local -A started=()
 
 	while :; do
 		for dev in $(ip -o link show | awk -v mac="fe${GUEST_MAC:2}" \
-			'$0 ~ "link/ether " mac { sub(/:$/, "", $2); print $2 }'); do
+			'$0 ~ "link/ether " mac && $3 ~ /[<,]UP[,>]/ {
+				sub(/:$/, "", $2); print $2 }'); do
 			idx=$(cat "/sys/class/net/$dev/ifindex" 2>/dev/null) || continue
 			[ -n "${started[$idx]:-}" ] && continue
 			started[$idx]=1
 			tcpdump -i "$dev" -Q out -s 128 -U -w "$CAPS/$1.tap.$idx.pcap" \
-				>/dev/null 2>&1 </dev/null &
+				>/dev/null 2>"$CAPS/$1.tap.$idx.err" </dev/null &
 		done
 		sleep 0.2
 	done
@@ -379,6 +388,12 @@ uplink_counts() {
 	pid=$(cat "$MIG/$1.taps.pid") || return 1
 	kill -- "-$pid" 2>/dev/null
 	wait_for_exit "$pid" 50 || return 1
+	for f in "$CAPS/$1".tap.*.err; do
+		# a tap whose capture did not start: say why (stderr: the
+		# check on its count says the rest)
+		[ -e "$f" ] && ! grep -q 'listening on' "$f" &&
+			echo "${f##*/}: $(head -c 300 "$f")" >&2
+	done
 	for f in "$CAPS/$1".tap.*.pcap; do
 		[ -e "$f" ] || continue
 		n=$(tcpdump -r "$f" -nn 2>/dev/null | wc -l) || return 1
@@ -432,25 +447,28 @@ no_guest_rules() {
 
 # leave_leftovers: what an agent killed during a migration can leave
 # where the guest runs, made by hand: the guest's port redirected to the
-# uplink (on VLAN 10), and a delivery rule for its MAC.
+# uplink (on VLAN 10), a delivery rule for its MAC, and floods to its
+# port held.
 leave_leftovers() {
 	local port ofport
 
 	port=$(guest_port) || return 1
 	ofport=$("${VSCTL[@]}" get Interface "$port" ofport) || return 1
 	roam-redirect set ovs-system "$port" "$ROAM_UPLINK" vlan 10 >/dev/null &&
-		ovs-ofctl add-flow br0 "cookie=$DELIVERY_COOKIE,priority=100,dl_dst=$GUEST_MAC,actions=output:$ofport"
+		ovs-ofctl add-flow br0 "cookie=$DELIVERY_COOKIE,priority=100,dl_dst=$GUEST_MAC,actions=output:$ofport" &&
+		ovs-ofctl mod-port br0 "$port" no-flood
 }
 
-# leftovers: the datapath's redirects and br0's delivery rules here, as
-# "redirects=R rules=N".
+# leftovers: the datapath's redirects, br0's delivery rules and whether
+# br0 floods to the guest's port here, as "redirects=R rules=N floods=F".
 leftovers() {
 	local r n
 
 	r=$(roam-redirect show ovs-system) || return 1
 	n=$(ovs-ofctl dump-flows br0 "cookie=$DELIVERY_COOKIE/-1") || return 1
 	# roam-redirect show: "get port=3 target=1 ..." a redirect
-	echo "redirects=$(grep -c ' port=' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")"
+	echo "redirects=$(grep -c ' port=' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")" \
+		"$(port_settings | grep -o 'floods=[01]')"
 }
 
 # leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
@@ -462,11 +480,11 @@ leftovers_cleared() {
 
 	check "[$mode] host 1: a killed agent's leftovers for the guest (by hand)" \
 		leave_leftovers
-	check_output "[$mode] ... are there (the control)" "redirects=1 rules=1" leftovers
+	check_output "[$mode] ... are there (the control)" "redirects=1 rules=1 floods=0" leftovers
 	check "[$mode] host 1: kill -9 the agent; systemd starts it again" agent_kill
 	# shellcheck disable=SC2016 # expanded by eval, at each try
-	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0" ]'
-	check_output "[$mode] the new agent took them out" "redirects=0 rules=0" leftovers
+	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
+	check_output "[$mode] the new agent took them out" "redirects=0 rules=0 floods=1" leftovers
 	w=$(peer "probe_window $mode $2")
 	tap_diag "[$mode] the window with the leftovers: $w"
 	check_output "[$mode] ... in which TCP did not reset" 0 field "$w" resets
@@ -503,8 +521,12 @@ agent_start() {
 }
 
 # timeline_check: every destination record in this host's timeline file
-# has the port and its rules ready before the guest resumed, and the first
-# frame that reached the guest there; prints the records.
+# has the port and its rules ready before the guest resumed, the first
+# frame that reached the guest there and the first it sent there, and
+# floods to the new port held
+# from before the resume to after it (switchover.h); prints the records,
+# and for each how long floods were held and what stale ones were taken
+# out of the new tap.
 AGENT_TIMELINE=/var/log/roam-migrate-agent/migrations.json
 timeline_check() {
 	[ -s "$AGENT_TIMELINE" ] || { echo "no timeline in $AGENT_TIMELINE"; return 1; }
@@ -521,15 +543,27 @@ for line in open(sys.argv[1]):
             t["port and rules ready"] <= t["guest resumed"]):
         print("not ready before the resume:", line.strip())
         bad = 1
-    if "first frame to the guest here" not in t:
-        print("no first frame to the guest:", line.strip())
+    for what in ("first frame to the guest here", "first frame from the guest here"):
+        if what not in t:
+            print("no", what + ":", line.strip())
+            bad = 1
+    held, again = t.get("floods to the new port held"), t.get("floods to the port again")
+    if held is None or again is None or not held <= t.get("guest resumed", 0) <= again:
+        print("floods not held from Prepare to the resume:", line.strip())
         bad = 1
+        continue
+    print("floods held %d ms after the port was ready, again %d ms after the resume; stale frames taken: %s; after the resume, the first frame to the guest %s ms, from it %s ms" % (
+        held - t["port and rules ready"], again - t["guest resumed"],
+        r.get("stale_frames_taken", "none (not read)"),
+        t.get("first frame to the guest here", 0) - t["guest resumed"],
+        t.get("first frame from the guest here", 0) - t["guest resumed"]))
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
 
 # timeline_detours: every source record in this host's timeline has its
-# guest's frames redirected to the uplink at the pause and the kernel's
-# time of the first one redirected, and every destination record had its
+# guest's frames redirected to the uplink at the pause, the kernel's
+# time of the first one redirected and libvirt's downtime, and every
+# destination record had its
 # delivery rules in before the resume; prints, per source record, how
 # long after the pause the first frame was redirected.
 timeline_detours() {
@@ -552,9 +586,13 @@ for line in open(sys.argv[1]):
         print("not redirected:", line.strip())
         bad = 1
         continue
-    print("paused to first redirected frame: %d ms, redirected to redirect set: %d ms, %s frames, %s of them queued at the pause" % (
+    if "downtime_ms" not in r:
+        print("no downtime from libvirt:", line.strip())
+        bad = 1
+    print("paused to first redirected frame: %d ms, redirected to redirect set: %d ms, %s frames, %s of them queued at the pause; downtime %s ms" % (
         first - t["guest paused"], t["redirected to the uplink"] - t["guest paused"],
-        r.get("redirected_frames", "?"), r.get("queued_at_pause", "?")))
+        r.get("redirected_frames", "?"), r.get("queued_at_pause", "?"),
+        r.get("downtime_ms", "?")))
 sys.exit(bad)' "$AGENT_TIMELINE"
 }
 
@@ -738,11 +776,26 @@ guest_up() {
 	sleep 2
 	w=$(peer "probe_window $mode 1")
 	tap_diag "[$mode] the streams' start: $w"
+	check "[$mode] host 1 hands the guest a frame from its own MAC (the count's control)" \
+		own_frame_to_guest
 	sleep 3
 	w=$(peer "probe_window $mode 2")
 	check "[$mode] TCP and UDP flow before any migration ($w)" \
 		positive "$(field "$w" tcp_echoed)"
 	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
+	check_output "[$mode] ... and counted its own frame back" 1 field "$w" own_frames
+}
+
+# own_frame_to_guest: br0 sends the guest, on its port, a broadcast
+# frame from the guest's own MAC (ethertype 0x88b5, local experimental),
+# which its echo must count (roam-traffic: own_frames).
+own_frame_to_guest() {
+	local port ofport frame
+
+	port=$(guest_port) || return 1
+	ofport=$("${VSCTL[@]}" get Interface "$port" ofport) || return 1
+	frame=ffffffffffff${GUEST_MAC//:/}88b5$(printf '%092d' 0)
+	ovs-ofctl packet-out br0 LOCAL "output:$ofport" "$frame"
 }
 
 # moved MODE WHAT FROM TO N: the checks after the guest went from host
@@ -777,6 +830,15 @@ moved() {
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
 	check_output "[$mode] $what: the guest got no datagram twice" 0 field "$w" udp_dup
+	# with the agents, floods to the new port are held and its tap's
+	# stale ones taken out (switchover.h); a plain migration's count
+	# is reported
+	if [ "$mode" = baseline ]; then
+		tap_diag "[$mode] $what: the guest got $(field "$w" own_frames) of its own frames back"
+	else
+		check_output "[$mode] $what: the guest got none of its own frames back" \
+			0 field "$w" own_frames
+	fi
 	expect "$mode" "$what: host $to: the guest's port has its settings" \
 		"$GUEST_SETTINGS" on_host "$to" port_settings
 	expect "$mode" "$what: host $from: no rule of the guest's is left" \
@@ -850,9 +912,10 @@ scenario() {
 			0 field "$w" untagged
 		check "[$mode] ... and its frames tagged 10 (the control: $w)" \
 			positive "$(field "$w" vlan10)"
-		# reported, not checked: no guard yet (README, "The migration
-		# suite": the guest's own frames)
-		tap_diag "[$mode] host $i: frames from the guest's own MAC that went into its taps: $(field "$w" own) (of $(field "$w" tap))"
+		# reported: what the taps were handed, the count's control
+		# frame and what the agent took out again before the resume
+		# among them; the guest's own count (moved) is the check
+		tap_diag "[$mode] host $i: frames from the guest's own MAC handed to its taps: $(field "$w" own) (of $(field "$w" tap))"
 		check "[$mode] host $i: its taps' capture saw the peer's frames" \
 			positive "$(field "$w" tap)"
 	done

@@ -66,10 +66,10 @@ mkdir -p "$out"
 } >"$out/trace.redirect"
 echo '{"role": "source", "events": [{"what": "guest paused", "t": 980}]}' \
 	>"$out/timeline.redirect.host1.json"
-echo '{"role": "destination", "downtime_ms": 1310, "events": [{"what": "guest resumed", "t": 2300}, {"what": "first frame to the guest here", "t": 2320}]}' \
+echo '{"role": "destination", "downtime_ms": 1310, "events": [{"what": "guest resumed", "t": 2300}, {"what": "first frame to the guest here", "t": 2320}, {"what": "first frame from the guest here", "t": 2340}]}' \
 	>"$out/timeline.redirect.host2.json"
 check_output "gapmap: the gap's ends against the pause and the resume" \
-	"1: downtime 1320 ms (libvirt's 1310 ms); TCP gap 1350 ms, from the pause +20 ms to the resume +50 ms; UDP gap 1350 ms, from the pause +20 ms to the resume +50 ms; first frame to the guest 20 ms after the resume; TCP gap / downtime 1.02" \
+	"1: downtime 1320 ms (libvirt's 1310 ms); TCP gap 1350 ms, from the pause +20 ms to the resume +50 ms; UDP gap 1350 ms, from the pause +20 ms to the resume +50 ms; first frame to the guest 20 ms after the resume, from it 40 ms after; TCP gap / downtime 1.02" \
 	python3 "$gapmap" "$out" redirect
 echo '{"role": "source", "events": [{"what": "guest paused", "t": 5000}, {"what": "migration failed, guest resumed here", "t": 6000}]}' \
 	>>"$out/timeline.redirect.host1.json"

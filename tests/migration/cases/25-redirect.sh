@@ -40,6 +40,7 @@ scenario "$mode" "${MIG_TRIPS:-5}" ${checks:+"$checks"}
 for h in 1 2; do
 	check "host $h's timeline: ports and rules ready before every resume" \
 		on_host "$h" timeline_check
+	tap_diag "host $h's arrivals:" "$(on_host "$h" timeline_check | grep '^floods held')"
 	check "host $h's timeline: redirected at every pause, delivered at every resume" \
 		on_host "$h" timeline_detours
 done
