@@ -12,19 +12,24 @@ each other (clocksync.py).  For each migration, one line:
 
   N: downtime D ms (libvirt's L ms); TCP gap G ms, from the pause -B ms
      to the resume +A ms; UDP gap ...; first frame to the guest F ms
-     after the resume, from it H ms after; TCP gap / downtime R
+     after the resume, from it H ms after[; its first answer entered its
+     tap E ms after the resume]; TCP gap / downtime R
 
 D is the destination's resume event less the source's pause event.  A
 gap that begins before the pause is time the guest's answers stopped
 while it still ran (the end of the memory copy); its end after the
 resume is the guest's time to answer once running (up to H: the first
 frame its tap got from it) and the way back (H to the gap's end).
-Exit status 0, or 1 with a message when an input is missing or
-malformed.
+E comes from a MIG_PCAP run's captures of what the guest sent into its
+taps (upN.MODE.tapin.*.pcap), when they are there.  Exit status 0, or
+1 with a message when an input is missing or malformed.
 """
+import bisect
 import json
 import sys
 from pathlib import Path
+
+from lossmap import pcap_frames, udp_seq
 
 # How far around a pause the largest gap is looked for (ms).
 WINDOW_MS = 10000
@@ -100,6 +105,23 @@ def migrations(records):
     return sorted(found, key=lambda m: m[0])
 
 
+def answers_into_taps(out, mode):
+    """{host: sorted times} at which the guest's UDP answers entered its
+    taps there (upN.MODE.tapin.*.pcap, a MIG_PCAP run's; each host's
+    clock), or {} without such captures."""
+    found = {}
+    for host in (1, 2):
+        for path in sorted(out.glob(f"up{host}.{mode}.tapin.*.pcap")):
+            times = found.setdefault(host, [])
+            for t, frame in pcap_frames(path):
+                got = udp_seq(frame)
+                if got and got[0] == "from":
+                    times.append(t)
+    for times in found.values():
+        times.sort()
+    return found
+
+
 def largest_gap(times, pause, resume):
     """(gap, begin, end) of the longest time between two answers around
     [PAUSE, RESUME], or None."""
@@ -124,7 +146,9 @@ def main():
         die("usage: gapmap.py OUT MODE")
     out, mode = Path(sys.argv[1]), sys.argv[2]
     times = read_trace(out / f"trace.{mode}")
-    found = migrations(read_timelines(out, mode))
+    records = read_timelines(out, mode)
+    found = migrations(records)
+    into = answers_into_taps(out, mode)
     if not found:
         die(f"no completed migration in {out}'s {mode} timelines")
     for i, (pause, resume, libvirt, first, heard) in enumerate(found, 1):
@@ -137,6 +161,15 @@ def main():
             line += f"; first frame to the guest {first - resume:.0f} ms after the resume"
         if heard is not None:
             line += f", from it {heard - resume:.0f} ms after"
+        dest = next((h for h, r in records if r.get("role") == "destination" and
+                     r["at"].get("guest resumed") == resume), None)
+        # from a second before the resume event, which reaches the
+        # agent late (the new tap takes nothing from the guest before
+        # it runs)
+        entered = into.get(dest, [])
+        j = bisect.bisect_left(entered, resume - 1000)
+        if j < len(entered):
+            line += f"; its first answer entered its tap {entered[j] - resume:.0f} ms after the resume"
         if tcp is not None and resume > pause:
             line += f"; TCP gap / downtime {tcp[0] / (resume - pause):.2f}"
         print(line)

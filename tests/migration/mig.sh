@@ -302,7 +302,9 @@ migrate() {
 # also go to NAME.in.pcap and NAME.out.pcap (as received and as sent;
 # 128 bytes of each), and on the peer's host what the peer's port passed
 # to it of the guest's to NAME.p1.pcap; uplink_counts copies those and
-# the taps' to the run's out/ directory for tests/migration/lossmap.py.
+# the taps' (and, in NAME.tapin.IFINDEX.pcap, what the guest sent into
+# them) to the run's out/ directory for tests/migration/lossmap.py and
+# gapmap.py.
 uplink_cap() {
 	local way err
 
@@ -377,6 +379,10 @@ tap_caps() {
 			started[$idx]=1
 			tcpdump -i "$dev" -Q out -s 128 -U -w "$CAPS/$1.tap.$idx.pcap" \
 				>/dev/null 2>"$CAPS/$1.tap.$idx.err" </dev/null &
+			# and what the guest sends into it (gapmap.py)
+			[ -z "${MIG_PCAP:-}" ] ||
+				tcpdump -i "$dev" -Q in -s 128 -U -w "$CAPS/$1.tapin.$idx.pcap" \
+					>/dev/null 2>&1 </dev/null &
 		done
 		sleep 0.2
 	done
@@ -401,6 +407,9 @@ uplink_counts() {
 		n=$(tcpdump -r "$f" -nn ether src "$GUEST_MAC" 2>/dev/null | wc -l) || return 1
 		own=$((own + n))
 		[ -z "${MIG_PCAP:-}" ] || cp "$f" "$ROAM_SHARED/out/" || return 1
+	done
+	for f in ${MIG_PCAP:+"$CAPS/$1".tapin.*.pcap}; do
+		[ ! -e "$f" ] || cp "$f" "$ROAM_SHARED/out/" || return 1
 	done
 	if [ -n "${MIG_PCAP:-}" ]; then
 		if [ -e "$MIG/$1.p1.pid" ]; then

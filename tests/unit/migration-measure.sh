@@ -71,6 +71,21 @@ echo '{"role": "destination", "downtime_ms": 1310, "events": [{"what": "guest re
 check_output "gapmap: the gap's ends against the pause and the resume" \
 	"1: downtime 1320 ms (libvirt's 1310 ms); TCP gap 1350 ms, from the pause +20 ms to the resume +50 ms; UDP gap 1350 ms, from the pause +20 ms to the resume +50 ms; first frame to the guest 20 ms after the resume, from it 40 ms after; TCP gap / downtime 1.02" \
 	python3 "$gapmap" "$out" redirect
+# a MIG_PCAP run's capture of what the guest sent into its new tap on
+# host 2: one UDP answer (from port 7000), 2.4 s into the epoch
+python3 - "$out/up2.redirect.tapin.5.pcap" <<'PY'
+import struct, sys
+frame = (b"\x02" * 6 + b"\x52" * 6 + b"\x08\x00" +
+         bytes([0x45, 0, 0, 44, 0, 0, 0, 0, 64, 17, 0, 0]) + bytes(8) +
+         struct.pack("!HHHH", 7000, 40000, 24, 0) + struct.pack("!QQ", 7, 0))
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 128, 1))
+    f.write(struct.pack("<IIII", 2, 400000, len(frame), len(frame)) + frame)
+PY
+check_output "gapmap: when the guest's first answer entered its tap" \
+	"its first answer entered its tap 100 ms after the resume" \
+	eval "python3 '$gapmap' '$out' redirect | grep -o 'its first answer entered its tap [0-9]* ms after the resume'"
+rm "$out/up2.redirect.tapin.5.pcap"
 echo '{"role": "source", "events": [{"what": "guest paused", "t": 5000}, {"what": "migration failed, guest resumed here", "t": 6000}]}' \
 	>>"$out/timeline.redirect.host1.json"
 check_output "gapmap: a failed migration is no migration" 1 \
