@@ -25,19 +25,14 @@ taps (upN.MODE.tapin.*.pcap), when they are there.  Exit status 0, or
 1 with a message when an input is missing or malformed.
 """
 import bisect
-import json
 import sys
 from pathlib import Path
 
-from lossmap import pcap_frames, udp_seq
+import lossmap
+from lossmap import die, pcap_frames, udp_seq
 
 # How far around a pause the largest gap is looked for (ms).
 WINDOW_MS = 10000
-
-
-def die(msg):
-    print(f"gapmap.py: {msg}", file=sys.stderr)
-    sys.exit(1)
 
 
 def read_trace(path):
@@ -63,21 +58,14 @@ def read_trace(path):
 
 
 def read_timelines(out, mode):
-    """[(host, record)] of both hosts' timelines."""
-    records = []
-    for host in (1, 2):
-        path = out / f"timeline.{mode}.host{host}.json"
+    """[(host, record)] of both hosts' timelines (lossmap.py's reader),
+    each record with "at": {event: time}."""
+    records = lossmap.read_timelines(out, mode)
+    for _, r in records:
         try:
-            lines = path.read_text().splitlines()
-        except OSError as e:
-            die(f"{path}: {e.strerror}")
-        for n, line in enumerate(lines, 1):
-            try:
-                r = json.loads(line)
-                r["at"] = {e["what"]: e["t"] for e in r["events"]}
-            except (ValueError, KeyError, TypeError):
-                die(f"{path}:{n}: not a timeline record")
-            records.append((host, r))
+            r["at"] = {e["what"]: e["t"] for e in r["events"]}
+        except (KeyError, TypeError):
+            die(f"a record of {out}'s {mode} timelines has a malformed event")
     return records
 
 

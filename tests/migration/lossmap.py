@@ -36,7 +36,8 @@ ECHO_PORT = 7000
 
 
 def die(msg):
-    print(f"lossmap.py: {msg}", file=sys.stderr)
+    # the running script's name: gapmap.py reads with these functions too
+    print(f"{Path(sys.argv[0]).name}: {msg}", file=sys.stderr)
     sys.exit(1)
 
 
@@ -150,9 +151,16 @@ def read_timelines(out, mode):
             path = out / f"timeline.host{host}.json"
         if not path.exists():
             die(f"no timeline of host {host} in {out}")
-        for line in path.read_text().splitlines():
-            if line.strip():
-                recs.append((host, json.loads(line)))
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec.get("events"), list):
+                    raise ValueError
+            except (ValueError, AttributeError):
+                die(f"{path}:{n}: not a timeline record")
+            recs.append((host, rec))
     return recs
 
 

@@ -96,6 +96,11 @@ check_refused "gapmap refuses a malformed trace" \
 	python3 "$gapmap" "$out" redirect
 head -n 54 "$out/trace.redirect" >"$out/trace.agent"
 check_refused "gapmap refuses a missing timeline" \
-	"gapmap.py: $out/timeline.agent.host1.json: No such file or directory" \
+	"gapmap.py: no timeline of host 1 in $out" \
 	python3 "$gapmap" "$out" agent
+echo 'not json' >>"$out/timeline.redirect.host2.json"
+head -n 54 "$out/trace.redirect" >"$out/trace.good" && mv "$out/trace.good" "$out/trace.redirect"
+check_refused "gapmap refuses a malformed timeline record" \
+	"gapmap.py: $out/timeline.redirect.host2.json:2: not a timeline record" \
+	python3 "$gapmap" "$out" redirect
 tap_done
