@@ -815,15 +815,17 @@ own_frame_to_guest() {
 # $MOVED_WINDOW.
 MOVED_WINDOW=
 # drop_counts: this host's datapath lookups (its "lost" are upcalls
-# dropped) and the guest's tap's counters as the host sends to the guest,
-# on one line, for MIG_PCAP runs' diagnostics.
+# dropped), the guest's tap's counters as the host sends to the guest
+# and its qdiscs' drops (before the tap's transmit, which the tap's
+# capture sees), on one line, for MIG_PCAP runs' diagnostics.
 drop_counts() {
 	local tap
 
 	tap=$(dom_tap "$GUEST" 2>/dev/null) || tap=
-	printf '%s; tap %s: %s\n' \
+	printf '%s; tap %s: %s; its qdisc: %s\n' \
 		"$(ovs-dpctl show 2>&1 | grep -m1 lookups | tr -s ' ')" "${tap:-none}" \
-		"$([ -n "$tap" ] && ip -s -o link show "$tap" | grep -o 'TX: .*' | tr -s ' ')"
+		"$([ -n "$tap" ] && ip -s -o link show "$tap" | grep -o 'TX: .*' | tr -s ' ')" \
+		"$([ -n "$tap" ] && tc -s qdisc show dev "$tap" | grep -o 'dropped [0-9]*' | paste -sd ' ')"
 }
 
 moved() {
