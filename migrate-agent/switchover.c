@@ -223,7 +223,7 @@ void switchover_release_floods(struct switchover *sw)
 
 int switchover_purge(const struct switchover *sw)
 {
-	int i, n = 0, read = 0;
+	int i, n = 0, purged = 0;
 
 	for (i = 0; i < sw->n; i++) {
 		const struct announcement *a = &sw->a[i];
@@ -232,13 +232,13 @@ int switchover_purge(const struct switchover *sw)
 		/* the RARP's source is the guest's MAC */
 		if (tapq_purge(&a->q, a->dev, a->rarp + 6, &c))
 			continue;
-		read++;
+		purged++;
 		n += c.group;
 		if (c.failed)
 			fprintf(stderr, "roam-migrate-agent: %s: %d frame(s) lost taking out stale floods\n",
 				a->dev, c.failed);
 	}
-	return read ? n : -1;
+	return purged ? n : -1;
 }
 
 void switchover_undeliver(struct switchover *sw)

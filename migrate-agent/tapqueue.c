@@ -355,13 +355,16 @@ struct kept_frame {
 	unsigned char frame[];
 };
 
-/* Read F's queue into H: frames for MAC into KEPT (*N of them, at most
- * DRAIN_MAX_FRAMES), the others counted in C and dropped. */
+/* Read F's queue into H, DRAIN_MAX_FRAMES frames at most, as a drain
+ * does: frames for MAC into KEPT (*N of them), the others counted in C
+ * and dropped. */
 static void purge_file(struct tapq_hold *h, const struct tapq_file *f,
 		       const unsigned char *mac, struct kept_frame **kept,
 		       int *n, struct tapq_counts *c)
 {
-	while (*n < DRAIN_MAX_FRAMES) {
+	int i;
+
+	for (i = 0; i < DRAIN_MAX_FRAMES && *n < DRAIN_MAX_FRAMES; i++) {
 		struct virtio_net_hdr vh;
 		struct kept_frame *k;
 		unsigned char *frame;
