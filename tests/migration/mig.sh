@@ -198,12 +198,22 @@ orchestrate() {
 		ovs-ofctl add-flow br0 "$ACL"
 }
 
+# port_floods PORT: 1 if br0 floods to PORT, 0 if its no-flood is set
+# (the agent holds floods to an incoming guest's port until it resumes,
+# switchover.h).
+port_floods() {
+	local show
+
+	show=$(ovs-ofctl show br0) || return 1
+	awk -v p="($1):" 'index($0, p) { mine = 1; next }
+		mine && /config:/ { print (/NO_FLOOD/ ? 0 : 1); exit }' <<<"$show"
+}
+
 # port_settings: the guest's port's VLAN and policing here, whether its
-# ACL is in br0, and whether the bridge floods to it (the agent holds
-# floods to an incoming guest's port until it resumes, switchover.h):
+# ACL is in br0, and whether the bridge floods to it (port_floods):
 # "tag=10 rate=20000 burst=2000 acl=1 floods=1".
 port_settings() {
-	local port acl show vlan rate burst
+	local port acl vlan rate burst
 
 	port=$(guest_port) || return 1
 	# one ovs-vsctl run (each takes the best part of a second here)
@@ -212,11 +222,8 @@ port_settings() {
 		ingress_policing_rate ingress_policing_burst) || return 1
 	acl=$(ovs-ofctl dump-flows br0 "tcp,dl_dst=$GUEST_MAC,tp_dst=$ACL_PORT") ||
 		return 1
-	show=$(ovs-ofctl show br0) || return 1
 	printf 'tag=%s rate=%s burst=%s acl=%s floods=%s\n' "$vlan" "$rate" "$burst" \
-		"$(grep -c 'actions=drop' <<<"$acl")" \
-		"$(awk -v p="($port):" 'index($0, p) { mine = 1; next }
-			mine && /config:/ { print (/NO_FLOOD/ ? 0 : 1); exit }' <<<"$show")"
+		"$(grep -c 'actions=drop' <<<"$acl")" "$(port_floods "$port")"
 }
 
 # probe_start MODE: ns1 (host 2) starts probing the guest; its reports go
@@ -471,13 +478,14 @@ leave_leftovers() {
 # leftovers: the datapath's redirects, br0's delivery rules and whether
 # br0 floods to the guest's port here, as "redirects=R rules=N floods=F".
 leftovers() {
-	local r n
+	local r n port
 
 	r=$(roam-redirect show ovs-system) || return 1
 	n=$(ovs-ofctl dump-flows br0 "cookie=$DELIVERY_COOKIE/-1") || return 1
+	port=$(guest_port) || return 1
 	# roam-redirect show: "get port=3 target=1 ..." a redirect
 	echo "redirects=$(grep -c ' port=' <<<"$r") rules=$(grep -c 'cookie=' <<<"$n")" \
-		"$(port_settings | grep -o 'floods=[01]')"
+		"floods=$(port_floods "$port")"
 }
 
 # leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
