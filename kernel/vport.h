@@ -9,6 +9,7 @@
 #include <linux/netdevice.h>
 #include <linux/openvswitch.h>
 #include <linux/rcupdate.h>
+#include "txhold.h"
 
 struct rsw_datapath;
 struct rsw_redirect;
@@ -51,6 +52,8 @@ struct rsw_vport {
 	struct rsw_upcall_pids __rcu *upcall_pids;
 	/* Set and cleared under rsw_mutex (redirect.h); NULL mostly. */
 	struct rsw_redirect __rcu *redirect;
+	/* netdev ports: frames held while the device has no qdisc */
+	struct rsw_txhold hold;
 	struct rcu_head rcu;
 };
 

@@ -56,6 +56,7 @@ static struct rsw_vport *netdev_create(const struct rsw_vport_parms *parms)
 	}
 	vport->dev = dev;
 	netdev_tracker_alloc(dev, &vport->dev_tracker, GFP_KERNEL);
+	rsw_txhold_init(&vport->hold, dev);
 
 	/* Only plain Ethernet devices; never one of our own ports. */
 	if (dev->flags & IFF_LOOPBACK || dev->type != ARPHRD_ETHER ||
@@ -110,6 +111,8 @@ void rsw_netdev_vport_detach(struct rsw_vport *vport)
 		netdev_upper_dev_unlink(dev, master);
 	dev_set_promiscuity(dev, -1);
 	dev->priv_flags &= ~IFF_OVS_DATAPATH;
+	/* the device may be going: what it would have sent goes now */
+	rsw_txhold_uninit(&vport->hold);
 }
 
 static void netdev_destroy(struct rsw_vport *vport)
@@ -127,7 +130,8 @@ static void netdev_destroy(struct rsw_vport *vport)
 
 static void netdev_send(struct rsw_vport *vport, struct sk_buff *skb)
 {
-	dev_queue_xmit(skb);
+	if (!rsw_txhold_take(&vport->hold, skb))
+		dev_queue_xmit(skb);
 }
 
 const struct rsw_vport_ops rsw_netdev_vport_ops = {
