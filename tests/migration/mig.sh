@@ -311,11 +311,17 @@ migrate() {
 # to it of the guest's to NAME.p1.pcap; uplink_counts copies those and
 # the taps' (and, in NAME.tapin.IFINDEX.pcap, what the guest sent into
 # them) to the run's out/ directory for tests/migration/lossmap.py and
-# gapmap.py.
+# gapmap.py, with ovs-vswitchd's log as NAME.vswitchd.log: in MIG_PCAP
+# runs it logs each datapath operation (module dpif at debug: flows put
+# and deleted, upcalled packets executed), to tell which of the frames
+# lost between the uplink and a tap ovs-vswitchd saw, and what it did.
 uplink_cap() {
 	local way err
 
 	rm -f "$CAPS/$1" "$CAPS/$1".*
+	if [ -n "${MIG_PCAP:-}" ]; then
+		ovs-appctl vlog/set dpif:file:dbg >/dev/null || return 1
+	fi
 	setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q inout -nn -e -l \
 		ether host "$GUEST_MAC" >"$CAPS/$1" 2>"$CAPS/$1.err" </dev/null &
 	echo $! >"$MIG/$1.pid"
@@ -430,6 +436,11 @@ uplink_counts() {
 		kill -INT "$pid" && wait_for_exit "$pid" 50 &&
 			cp "$CAPS/$1.$way.pcap" "$ROAM_SHARED/out/" || return 1
 	done
+	if [ -n "${MIG_PCAP:-}" ]; then
+		ovs-appctl vlog/set dpif:file:info >/dev/null &&
+			cp /var/log/openvswitch/ovs-vswitchd.log \
+				"$ROAM_SHARED/out/$1.vswitchd.log" || return 1
+	fi
 	pid=$(cat "$MIG/$1.pid") || return 1
 	kill -INT "$pid" && wait_for_exit "$pid" 50 || return 1
 	awk -v tap="$tap" -v own="$own" '/ > / && !/ethertype 802\.1Q/ { u++ }
@@ -825,15 +836,20 @@ MOVED_WINDOW=
 # drop_counts: this host's datapath lookups (its "lost" are upcalls
 # dropped), the guest's tap's counters as the host sends to the guest
 # and its qdiscs' drops (before the tap's transmit, which the tap's
-# capture sees), on one line, for MIG_PCAP runs' diagnostics.
+# capture sees), and ovs-vswitchd's counts of its upcalls' and flows'
+# troubles and of its policing set anew (each swaps the tap's ingress
+# qdisc: kernel/txhold.h) (coverage/show's totals), on one line, for
+# MIG_PCAP runs' diagnostics.
 drop_counts() {
 	local tap
 
 	tap=$(dom_tap "$GUEST" 2>/dev/null) || tap=
-	printf '%s; tap %s: %s; its qdisc: %s\n' \
+	printf '%s; tap %s: %s; its qdisc: %s; ovs-vswitchd: %s\n' \
 		"$(ovs-dpctl show 2>&1 | grep -m1 lookups | tr -s ' ')" "${tap:-none}" \
 		"$([ -n "$tap" ] && ip -s -o link show "$tap" | grep -o 'TX: .*' | tr -s ' ')" \
-		"$([ -n "$tap" ] && tc -s qdisc show dev "$tap" | grep -o 'dropped [0-9]*' | paste -sd ' ')"
+		"$([ -n "$tap" ] && tc -s qdisc show dev "$tap" | grep -o 'dropped [0-9]*' | paste -sd ' ')" \
+		"$(ovs-appctl coverage/show 2>&1 | awk '$1 ~ /drop|fail|err|lost|dup|contention|limit|upcall|ukey|revalidate|flow_del|policing/ {
+			printf "%s=%s ", $1, $NF }')"
 }
 
 moved() {
