@@ -392,6 +392,34 @@ static void purge_file(struct tapq_hold *h, const struct tapq_file *f,
 	}
 }
 
+/* The placeholder's EtherType: IEEE 802's first for local experiments,
+ * which no guest's stack takes. */
+#define PLACEHOLDER_ETHERTYPE 0x88b5
+
+/*
+ * Hand the tap DEV, through H's packet socket on it, the placeholder for
+ * MAC (tapqueue.h): from the tap's own MAC, of an EtherType nobody
+ * takes.  0 or -1.
+ */
+static int send_placeholder(const struct tapq_hold *h, const char *dev,
+			    const unsigned char *mac)
+{
+	static const char text[] = "roamswitch: a frame for QEMU to keep";
+	unsigned char frame[ETH_ZLEN] = { 0 };
+	struct virtio_net_hdr vh = { 0 };
+	uint16_t type = htons(PLACEHOLDER_ETHERTYPE);
+	struct ifreq ifr = { 0 };
+
+	if (snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev) >= IFNAMSIZ ||
+	    ioctl(h->sock, SIOCGIFHWADDR, &ifr))
+		return -1;
+	memcpy(frame, mac, ETH_ALEN);
+	memcpy(frame + ETH_ALEN, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	memcpy(frame + 2 * ETH_ALEN, &type, sizeof(type));
+	memcpy(frame + ETH_HLEN, text, sizeof(text));
+	return send_frame(h->sock, &vh, frame, sizeof(frame), 0);
+}
+
 int tapq_purge(const struct tapq *q, const char *dev, const unsigned char *mac,
 	       struct tapq_counts *c)
 {
@@ -411,6 +439,9 @@ int tapq_purge(const struct tapq *q, const char *dev, const unsigned char *mac,
 	/* all of it read first: what is handed back joins the queue */
 	for (i = 0; i < h.n; i++)
 		purge_file(&h, &h.f[i], mac, kept, &n, c);
+	/* first in the emptied queue, so that QEMU reads it, not theirs */
+	if (send_placeholder(&h, dev, mac))
+		fprintf(stderr, "roam-migrate-agent: %s: no placeholder for QEMU: %m\n", dev);
 	for (i = 0; i < n; i++) {
 		if (send_frame(h.sock, &kept[i]->vh, kept[i]->frame, kept[i]->len, 0))
 			c->failed++;

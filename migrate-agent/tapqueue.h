@@ -121,6 +121,13 @@ void tapq_release(struct tapq_hold *h);
  * sent on a tap is queued for its reader.  *C counts them: sent, handed
  * back; group, taken out; failed.  Returns 0, or -1 (with a message) if
  * no queue could be read.
+ *
+ * Ahead of them goes a placeholder, a frame of ours for MAC that any
+ * guest's stack ignores: QEMU's own reader of the tap takes the first
+ * frame that comes while the guest is not running, keeps it, stops
+ * reading, and drops it when vhost-net starts at the resume (QEMU
+ * empties its own queues then).  Without the placeholder, the frame it
+ * kept was the first the source sent on, in every migration.
  */
 int tapq_purge(const struct tapq *q, const char *dev, const unsigned char *mac,
 	       struct tapq_counts *c);
