@@ -90,7 +90,9 @@ static int prepare_port(const char *dev, const char *mac, struct announcement *a
  * under three seconds at the probe's rate.  A new tap gets this many
  * before the pause, and keeps them: setting a running tap's txqueuelen
  * resets its qdisc (dev_qdisc_change_tx_queue_len), which dropped what
- * flowed to the guest then, up to 8 datagrams of the probe's. */
+ * flowed to the guest then, up to 8 datagrams of the probe's (our
+ * datapath holds such frames now, kernel/txhold.h; the in-tree one does
+ * not). */
 #define DELIVERY_QUEUE_LEN 8192
 
 /* Set DEV's txqueuelen to LEN, if it is shorter.  0 or -1. */
