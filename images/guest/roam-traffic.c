@@ -37,7 +37,7 @@
  *
  *   probe: tcp_sent=N tcp_echoed=E tcp_lost=L tcp_dup=D resets=R
  *          tcp_max_gap_ms=G udp_sent=S udp_lost=U udp_max_gap_ms=H
- *          udp_dup=V own_frames=O
+ *          udp_dup=V own_frames=O tcp_quiet_ms=Q udp_quiet_ms=P
  *
  * (one line).  tcp_lost and tcp_dup are records the echo stream skipped
  * or repeated, counting the unanswered records of a connection that
@@ -50,7 +50,10 @@
  * the traffic it measures); udp_dup the datagrams the guest got twice,
  * by its count; own_frames the frames the guest's NIC received from
  * its own MAC (echo counts them on a packet socket, and prints each on
- * its stdout); the gaps are the longest times between two answers.  SIGUSR1 prints the window and opens the
+ * its stdout); the gaps are the longest times between two answers;
+ * tcp_quiet_ms and udp_quiet_ms the time since the last answer when the
+ * window closes (-1: none ever came), so that a stream that stopped
+ * does not read as one that lost nothing.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
  * gets one line per answer: "t|u MS SEQ", MS the wall clock
  * (CLOCK_REALTIME, ms since the epoch), which the migration agent's
@@ -530,9 +533,17 @@ struct probe {
 	uint64_t tcp_max_gap, udp_sent, udp_max_gap;
 };
 
+/* ms since LAST_NS (an answer's time), -1 if there was none. */
+static double quiet_ms(uint64_t last_ns, uint64_t t)
+{
+	return last_ns ? (t - last_ns) / 1e6 : -1;
+}
+
 static void probe_report(struct probe *pr, uint64_t udp_lost)
 {
-	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f udp_dup=%llu own_frames=%llu\n",
+	uint64_t t = now_ns();
+
+	printf("probe: tcp_sent=%llu tcp_echoed=%llu tcp_lost=%llu tcp_dup=%llu resets=%llu tcp_max_gap_ms=%.1f udp_sent=%llu udp_lost=%llu udp_max_gap_ms=%.1f udp_dup=%llu own_frames=%llu tcp_quiet_ms=%.1f udp_quiet_ms=%.1f\n",
 	       (unsigned long long)pr->tcp_sent,
 	       (unsigned long long)pr->tcp_echoed,
 	       (unsigned long long)pr->tcp_lost,
@@ -544,7 +555,8 @@ static void probe_report(struct probe *pr, uint64_t udp_lost)
 				    udp_lost - pr->udp_lost_before : 0),
 	       pr->udp_max_gap / 1e6,
 	       (unsigned long long)(pr->udp_dups - pr->udp_dups_before),
-	       (unsigned long long)(pr->own - pr->own_before));
+	       (unsigned long long)(pr->own - pr->own_before),
+	       quiet_ms(pr->tcp_last_ns, t), quiet_ms(pr->udp_last_ns, t));
 	fflush(stdout);
 	pr->udp_dups_before = pr->udp_dups;
 	pr->own_before = pr->own;

@@ -24,10 +24,12 @@ field() {
 
 # summarize FILE: the suite's closing line for the measurements in FILE
 # (one "downtime=D probe: ..." line per migration); fails, naming it, if
-# a line lacks the probe's report or the downtime: an incomplete
-# measurement never reads as a good one.
+# a line lacks the probe's report, the downtime or the streams' quiet
+# times, or if a stream had stopped when its window closed (its last
+# answer 3 s old or more, or none): an incomplete measurement, or one of
+# a guest that stopped answering, never reads as a good one.
 summarize() {
-	awk '!/ tcp_sent=[0-9]/ || !/^downtime=[0-9]/ {
+	awk '!/ tcp_sent=[0-9]/ || !/^downtime=[0-9]/ || !/ tcp_quiet_ms=/ || !/ udp_quiet_ms=/ {
 		printf "migration %d has no complete measurement: %s\n", NR, $0 > "/dev/stderr"
 		bad = 1
 	}
@@ -36,6 +38,11 @@ summarize() {
 		for (i = 1; i <= NF; i++) {
 			split($i, kv, "=")
 			v[kv[1]] = kv[2]
+		}
+		if (("tcp_quiet_ms" in v && (v["tcp_quiet_ms"] < 0 || v["tcp_quiet_ms"] >= 3000)) ||
+		    ("udp_quiet_ms" in v && (v["udp_quiet_ms"] < 0 || v["udp_quiet_ms"] >= 3000))) {
+			printf "migration %d: the guest had stopped answering: %s\n", NR, $0 > "/dev/stderr"
+			bad = 1
 		}
 		n++
 		resets += v["resets"]

@@ -520,6 +520,7 @@ leftovers_cleared() {
 	w=$(peer "probe_window $mode $(($2 + 1))")
 	check "[$mode] TCP flows after the leftovers went ($w)" \
 		positive "$(field "$w" tcp_echoed)"
+	check "[$mode] ... both streams answer at the window's end" streams_answer "$w"
 	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
 }
 
@@ -810,6 +811,7 @@ guest_up() {
 	w=$(peer "probe_window $mode 2")
 	check "[$mode] TCP and UDP flow before any migration ($w)" \
 		positive "$(field "$w" tcp_echoed)"
+	check "[$mode] ... both streams answer at the window's end" streams_answer "$w"
 	check_output "[$mode] ... and the guest got every datagram" 0 field "$w" udp_lost
 	check_output "[$mode] ... and counted its own frame back" 1 field "$w" own_frames
 }
@@ -852,6 +854,20 @@ drop_counts() {
 			printf "%s=%s ", $1, $NF }')"
 }
 
+# streams_answer WINDOW: the probe WINDOW's last TCP echo and UDP answer
+# came under 3 s before it closed (tcp_quiet_ms, udp_quiet_ms; -1: none
+# ever came).
+streams_answer() {
+	local f q
+
+	for f in tcp_quiet_ms udp_quiet_ms; do
+		q=$(field "$1" "$f")
+		[ -n "$q" ] || { echo "no $f"; return 1; }
+		awk -v q="$q" 'BEGIN { exit !(q >= 0 && q < 3000) }' ||
+			{ echo "$f=$q"; return 1; }
+	done
+}
+
 moved() {
 	local mode=$1 what=$2 from=$3 to=$4 w
 
@@ -862,6 +878,12 @@ moved() {
 		tap_diag "[$mode] $what: host 1: $(drop_counts)"
 		tap_diag "[$mode] $what: host 2: $(peer drop_counts)"
 	fi
+	# the counts below read 0 for a stream that stopped (a guest that
+	# never answered again): first, both streams answer at the window's
+	# end, its last answers under 3 s old (the nested guest's stalls
+	# under TCG reach 1 s)
+	check "[$mode] $what: the guest answers again, TCP and UDP" \
+		streams_answer "$w"
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
 	check_output "[$mode] $what: the guest got no datagram twice" 0 field "$w" udp_dup

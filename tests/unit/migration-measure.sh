@@ -36,12 +36,19 @@ check "downtimes fails for a host without an event log" fails downtimes 2
 line='probe: tcp_sent=400 tcp_echoed=398 tcp_lost=2 tcp_dup=0 resets=1 tcp_max_gap_ms=1534.6 udp_sent=400 udp_lost=97 udp_max_gap_ms=1201.0'
 check_output "field reads a key" 1534.6 field "$line" tcp_max_gap_ms
 check_output "field tells tcp_lost from udp_lost" 97 field "$line" udp_lost
-printf '%s\n' "downtime=812 $line" \
-	"downtime=1001 probe: tcp_sent=410 tcp_echoed=410 tcp_lost=0 tcp_dup=0 resets=0 tcp_max_gap_ms=2010.4 udp_sent=410 udp_lost=120 udp_max_gap_ms=1900.0" \
+quiet='tcp_quiet_ms=12.0 udp_quiet_ms=9.5'
+printf '%s\n' "downtime=812 $line $quiet" \
+	"downtime=1001 probe: tcp_sent=410 tcp_echoed=410 tcp_lost=0 tcp_dup=0 resets=0 tcp_max_gap_ms=2010.4 udp_sent=410 udp_lost=120 udp_max_gap_ms=1900.0 $quiet" \
 	>"$scratch/results"
 check_output "summarize: sums, maxima, the closing line's form" \
 	"migrations 2, resets 1, lost 2, max gap 2010 ms, max downtime 1001 ms, udp lost 217 of 810" \
 	summarize "$scratch/results"
+for q in 'tcp_quiet_ms=3000.0 udp_quiet_ms=9.5' 'tcp_quiet_ms=12.0 udp_quiet_ms=-1' \
+	'tcp_quiet_ms=12.0'; do
+	{ cat "$scratch/results"; echo "downtime=700 $line $q"; } >"$scratch/stopped"
+	check "summarize fails for a window that closed on a stopped stream or lacks a quiet time ($q)" \
+		fails summarize "$scratch/stopped"
+done
 echo "downtime=700 no report: host 2 did not answer" >>"$scratch/results"
 check "summarize fails when a migration has no probe report" \
 	fails summarize "$scratch/results"
