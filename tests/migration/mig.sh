@@ -854,6 +854,11 @@ drop_counts() {
 			printf "%s=%s ", $1, $NF }')"
 }
 
+# guest_console_end: the last 30 lines of the guest's console here.
+guest_console_end() {
+	tail -n 30 "/var/log/roam-$GUEST.console" 2>&1 | tr -d '\r'
+}
+
 # streams_answer WINDOW: the probe WINDOW's last TCP echo and UDP answer
 # came under 3 s before it closed (tcp_quiet_ms, udp_quiet_ms; -1: none
 # ever came).
@@ -882,8 +887,11 @@ moved() {
 	# never answered again): first, both streams answer at the window's
 	# end, its last answers under 3 s old (the nested guest's stalls
 	# under TCG reach 1 s)
-	check "[$mode] $what: the guest answers again, TCP and UDP" \
-		streams_answer "$w"
+	if ! check "[$mode] $what: the guest answers again, TCP and UDP" \
+		streams_answer "$w"; then
+		tap_diag "[$mode] $what: the guest's console on host $to, its end:"
+		on_host "$to" guest_console_end | tap_diag "$(cat)"
+	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
 	check_output "[$mode] $what: the guest got no datagram twice" 0 field "$w" udp_dup
