@@ -859,20 +859,6 @@ guest_console_end() {
 	tail -n 30 "/var/log/roam-$GUEST.console" 2>&1 | tr -d '\r'
 }
 
-# streams_answer WINDOW: the probe WINDOW's last TCP echo and UDP answer
-# came under 3 s before it closed (tcp_quiet_ms, udp_quiet_ms; -1: none
-# ever came).
-streams_answer() {
-	local f q
-
-	for f in tcp_quiet_ms udp_quiet_ms; do
-		q=$(field "$1" "$f")
-		[ -n "$q" ] || { echo "no $f"; return 1; }
-		awk -v q="$q" 'BEGIN { exit !(q >= 0 && q < 3000) }' ||
-			{ echo "$f=$q"; return 1; }
-	done
-}
-
 moved() {
 	local mode=$1 what=$2 from=$3 to=$4 w
 
@@ -885,12 +871,11 @@ moved() {
 	fi
 	# the counts below read 0 for a stream that stopped (a guest that
 	# never answered again): first, both streams answer at the window's
-	# end, its last answers under 3 s old (the nested guest's stalls
-	# under TCG reach 1 s)
+	# end (streams_answer)
 	if ! check "[$mode] $what: the guest answers again, TCP and UDP" \
 		streams_answer "$w"; then
 		tap_diag "[$mode] $what: the guest's console on host $to, its end:"
-		on_host "$to" guest_console_end | tap_diag "$(cat)"
+		tap_diag "$(on_host "$to" guest_console_end)"
 	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"

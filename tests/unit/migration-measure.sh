@@ -37,6 +37,12 @@ line='probe: tcp_sent=400 tcp_echoed=398 tcp_lost=2 tcp_dup=0 resets=1 tcp_max_g
 check_output "field reads a key" 1534.6 field "$line" tcp_max_gap_ms
 check_output "field tells tcp_lost from udp_lost" 97 field "$line" udp_lost
 quiet='tcp_quiet_ms=12.0 udp_quiet_ms=9.5'
+check "streams_answer: both streams answered lately" streams_answer "$line $quiet"
+for q in 'tcp_quiet_ms=3000.0 udp_quiet_ms=9.5' 'tcp_quiet_ms=12.0 udp_quiet_ms=-1' \
+	'tcp_quiet_ms=12.0'; do
+	check "streams_answer refuses a stopped stream or a missing quiet time ($q)" \
+		fails streams_answer "$line $q"
+done
 printf '%s\n' "downtime=812 $line $quiet" \
 	"downtime=1001 probe: tcp_sent=410 tcp_echoed=410 tcp_lost=0 tcp_dup=0 resets=0 tcp_max_gap_ms=2010.4 udp_sent=410 udp_lost=120 udp_max_gap_ms=1900.0 $quiet" \
 	>"$scratch/results"
