@@ -55,9 +55,10 @@
  * window closes (-1: none ever came), so that a stream that stopped
  * does not read as one that lost nothing.  SIGUSR1 prints the window and opens the
  * next; SIGINT/SIGTERM print the last one and exit.  TRACE, if given,
- * gets one line per answer: "t|u MS SEQ", MS the wall clock
+ * gets one line per answer: "t|u MS SEQ RTT", MS the wall clock
  * (CLOCK_REALTIME, ms since the epoch), which the migration agent's
- * timeline on the same host uses too.
+ * timeline on the same host uses too, and RTT the answer's round trip in
+ * ms (MS - RTT is when its record was sent).
  *
  * Exit status 0, or 1 with a message on stderr.
  */
@@ -572,16 +573,24 @@ static void gap(uint64_t *last_ns, uint64_t *max_gap, uint64_t t)
 	*last_ns = t;
 }
 
-static void trace(struct probe *pr, char what, uint64_t seq)
+/*
+ * One line per answer: its kind, when it came (ms on the wall clock),
+ * its sequence number, and its round trip in ms (from the stamp the
+ * record carries there and back), which dates its sending on the same
+ * wall clock.
+ */
+static void trace(struct probe *pr, char what, const struct record *r,
+		  uint64_t t)
 {
 	struct timespec ts;
 
 	if (!pr->trace)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(pr->trace, "%c %lld.%03ld %llu\n", what,
+	fprintf(pr->trace, "%c %lld.%03ld %llu %.3f\n", what,
 		(long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
-		ts.tv_nsec / 1000 % 1000, (unsigned long long)seq);
+		ts.tv_nsec / 1000 % 1000, (unsigned long long)be64toh(r->seq),
+		(double)(t - be64toh(r->sent_ns)) / 1e6);
 }
 
 /* (Re)connect without blocking the UDP stream: connect completes later. */
@@ -635,7 +644,7 @@ static void probe_tcp_in(struct probe *pr)
 	memcpy(&r, pr->tcp_buf, sizeof(r));
 	seq = be64toh(r.seq);
 	t = now_ns();
-	trace(pr, 't', seq);
+	trace(pr, 't', &r, t);
 	gap(&pr->tcp_last_ns, &pr->tcp_max_gap, t);
 	pr->tcp_echoed++;
 	if (seq < pr->tcp_next_echo) {
@@ -656,7 +665,7 @@ static uint64_t probe_udp_in(struct probe *pr, uint64_t lost)
 		return lost;
 	seq = be64toh(a.r.seq);
 	t = now_ns();
-	trace(pr, 'u', seq);
+	trace(pr, 'u', &a.r, t);
 	gap(&pr->udp_last_ns, &pr->udp_max_gap, t);
 	/* the echo's count only grows: a late answer knew less */
 	if (be64toh(a.dups) > pr->udp_dups)

@@ -38,18 +38,8 @@ WINDOW_MS = 10000
 def read_trace(path):
     """{'t': sorted answer times, 'u': ...} from the probe's trace."""
     times = {"t": [], "u": []}
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
-        die(f"{path}: {e.strerror}")
-    for n, line in enumerate(lines, 1):
-        parts = line.split()
-        if len(parts) != 3 or parts[0] not in times:
-            die(f"{path}:{n}: not a trace line: {line!r}")
-        try:
-            times[parts[0]].append(float(parts[1]))
-        except ValueError:
-            die(f"{path}:{n}: not a time: {parts[1]!r}")
+    for kind, ms, _, _ in lossmap.trace_lines(path):
+        times[kind].append(ms)
     for kind in times:
         times[kind].sort()
     if not times["t"]:

@@ -128,15 +128,35 @@ def read_caps(out, mode):
     return caps, answered, rarps, stamps
 
 
+def trace_lines(path):
+    """(kind, arrival ms, seq, round trip ms) for each line of a probe's
+    trace, "t|u MS SEQ RTT" (roam-traffic.c); the round trip is None in a
+    trace from before the probe wrote it."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+    out = []
+    for n, line in enumerate(lines, 1):
+        parts = line.split()
+        try:
+            if len(parts) not in (3, 4) or parts[0] not in ("t", "u"):
+                raise ValueError
+            out.append((parts[0], float(parts[1]), int(parts[2]),
+                        float(parts[3]) if len(parts) == 4 else None))
+        except ValueError:
+            die(f"{path}:{n}: not a trace line: {line!r}")
+    return out
+
+
 def read_trace(out, mode):
     path = out / f"trace.{mode}"
     if not path.exists():
         die(f"{path} is missing")
     answers = {}
-    for line in path.read_text().splitlines():
-        what, ms, seq = line.split()
+    for what, ms, seq, _ in trace_lines(path):
         if what == "u":
-            answers.setdefault(int(seq), float(ms))
+            answers.setdefault(seq, ms)
     if not answers:
         die(f"{path}: no UDP answer")
     return answers
