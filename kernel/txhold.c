@@ -18,13 +18,27 @@
 
 /*
  * dev_deactivate() gives every transmit queue noop_qdisc until
- * dev_activate() puts the real one back; a running device with carrier
- * has it only in between.  The queues change together: the first tells.
+ * dev_activate() puts the real one back.  The queues change together:
+ * the first tells.
  */
 static bool txhold_no_qdisc(const struct net_device *dev)
 {
 	return rcu_access_pointer(netdev_get_tx_queue(dev, 0)->qdisc) ==
 	       &noop_qdisc;
+}
+
+/*
+ * A device that is down or has no carrier keeps noop_qdisc for as long
+ * as that lasts, and what is sent to it is dropped, as it always was:
+ * holding it would only delay the drop and keep the timer running.  A
+ * running device with carrier has noop_qdisc only while its qdisc is
+ * swapped, or until linkwatch activates it after carrier-on: that is
+ * worth waiting for.
+ */
+static bool txhold_between_qdiscs(const struct net_device *dev)
+{
+	return txhold_no_qdisc(dev) && netif_running(dev) &&
+	       netif_carrier_ok(dev);
 }
 
 static unsigned int txhold_limit(const struct net_device *dev)
@@ -39,7 +53,7 @@ static void txhold_drop_all(struct rsw_txhold *hold)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&hold->frames))) {
-		DEV_STATS_INC(hold->dev, tx_dropped);
+		dev_core_stats_tx_dropped_inc(hold->dev);
 		kfree_skb(skb);
 	}
 }
@@ -58,7 +72,9 @@ static void txhold_flush(struct timer_list *timer)
 	if (hold->closing)
 		goto out;
 	if (txhold_no_qdisc(hold->dev)) {
-		if (time_before(jiffies, hold->deadline))
+		/* gone down or lost its carrier meanwhile: no qdisc soon */
+		if (txhold_between_qdiscs(hold->dev) &&
+		    time_before(jiffies, hold->deadline))
 			mod_timer(&hold->timer, jiffies + 1);
 		else
 			txhold_drop_all(hold);
@@ -77,19 +93,19 @@ bool rsw_txhold_take(struct rsw_txhold *hold, struct sk_buff *skb)
 {
 	struct net_device *dev = hold->dev;
 
-	if (likely(!txhold_no_qdisc(dev) &&
+	if (likely(!txhold_between_qdiscs(dev) &&
 		   skb_queue_empty_lockless(&hold->frames)))
 		return false;
 
 	spin_lock_bh(&hold->lock);
 	if (hold->closing ||
-	    (!txhold_no_qdisc(dev) && skb_queue_empty(&hold->frames))) {
+	    (!txhold_between_qdiscs(dev) && skb_queue_empty(&hold->frames))) {
 		spin_unlock_bh(&hold->lock);
 		return false;
 	}
 	if (skb_queue_len(&hold->frames) >= txhold_limit(dev)) {
 		spin_unlock_bh(&hold->lock);
-		DEV_STATS_INC(dev, tx_dropped);
+		dev_core_stats_tx_dropped_inc(dev);
 		kfree_skb(skb);
 		return true;
 	}

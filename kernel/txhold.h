@@ -15,7 +15,9 @@
  * port holds them instead, in order, and sends them once the device has
  * a qdisc again: within a second, and at most as many as its txqueuelen
  * (64 to 1,024), or they are dropped and counted as the device's
- * tx_dropped.
+ * tx_dropped.  A device that is down or has lost its carrier is not
+ * waited for: what is sent to it then is dropped, as it always was, and
+ * what was held when that happened is dropped and counted.
  */
 #ifndef _RSW_TXHOLD_H
 #define _RSW_TXHOLD_H
