@@ -206,11 +206,14 @@ fi
 # nothing removed: the hold never overflows, so p2 counts nothing.
 stream_start
 dropped=$(p2_tx_dropped)
-check "control: 100 swaps of p2's qdisc under a stream of 8 datagrams a ms" \
-	swaps_batch 100
+check "control: 20 swaps of p2's qdisc under a stream of 8 datagrams a ms" \
+	swaps_batch 20
 check_eq "... and p2 counted no drop" 0 $(($(p2_tx_dropped) - dropped))
+# ours: 5 tries; 1 on the in-tree module, which holds nothing, and on
+# the debug kernel, whose wake-ups are slower than a jiffy (none of 15
+# tries there got the removal ahead of the timer)
 tries=1
-[ "$ROAM_DATAPATH" != ours ] || tries=5
+[ "$ROAM_DATAPATH" != ours ] || [ "${ROAM_DEBUG_KERNEL:-0}" = 1 ] || tries=5
 removed_holding "$tries" || true
 tap_diag "$ROAM_DATAPATH: p2's port removed amid swaps: $(cat /tmp/qswap.removal)"
 check "p2's port left dp0" no_port dp0 p2
