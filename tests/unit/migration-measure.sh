@@ -116,4 +116,56 @@ head -n 54 "$out/trace.redirect" >"$out/trace.good" && mv "$out/trace.good" "$ou
 check_refused "gapmap refuses a malformed timeline record" \
 	"gapmap.py: $out/timeline.redirect.host2.json:2: not a timeline record" \
 	python3 "$gapmap" "$out" redirect
+# report.py (the demo's report): the first migration's datagrams sent
+# during the pause, told apart by their round trips, and the baseline's
+# run of losses.  Datagrams every 10 ms; with the redirect, the pause
+# from 1,000 to 2,300 ms, the datagrams sent then answered from 2,350 ms
+# on, and datagram 50 never answered; without the agents, those sent
+# from 1,000 to 2,590 ms lost.
+report=$top/tests/migration/report.py
+rep=$scratch/report
+mkdir -p "$rep"
+python3 - "$rep" <<'PY'
+import json, sys
+d = sys.argv[1]
+with open(f"{d}/trace.redirect", "w") as f:
+    for s in range(600):
+        t = s * 10
+        came = 2350 + (t - 1000) / 10 if 1000 <= t <= 2300 else t + 2
+        if s != 50:
+            f.write(f"t {came:.3f} {s} {came - t:.3f}\nu {came + 0.5:.3f} {s} {came + 0.5 - t:.3f}\n")
+with open(f"{d}/trace.baseline", "w") as f:
+    for s in range(600):
+        if not 1000 <= s * 10 < 2600:
+            f.write(f"u {s * 10 + 2:.3f} {s} 2.000\nt {s * 10 + 2:.3f} {s} 2.000\n")
+for mode in ("redirect", "baseline"):
+    with open(f"{d}/results.{mode}", "w") as f:
+        f.write("downtime=1300 probe: tcp_lost=0 resets=0 tcp_max_gap_ms=1350.0 udp_lost=0\n")
+with open(f"{d}/timeline.redirect.host1.json", "w") as f:
+    json.dump({"host": "roam-host1", "role": "source", "events": [
+        {"what": "guest paused", "t": 1000},
+        {"what": "first frame redirected to the uplink", "t": 1020}]}, f)
+with open(f"{d}/timeline.redirect.host2.json", "w") as f:
+    json.dump({"host": "roam-host2", "role": "destination", "events": [
+        {"what": "guest resumed", "t": 2300}]}, f)
+PY
+check_output "report: with the redirect, the pause's datagrams all answered after the resume" \
+	"First migration, with the redirect: paused 1300 ms, redirected 20 ms after the pause; 131 datagrams sent during the pause, 131 answered after the resume, 0 lost." \
+	eval "python3 '$report' '$rep' | grep '^First migration, with the redirect'"
+check_output "report: without the agents, the run of losses" \
+	"First migration, without the agents: 160 datagrams lost in a row from the first loss." \
+	eval "python3 '$report' '$rep' | grep '^First migration, without'"
+# the plot's data: answers to the pause's datagrams (column 3 less
+# column 2), and datagram 50's mark when it was sent, 0.5 s before the
+# pause
+# shellcheck disable=SC2016 # awk's own fields
+check_output "report: the plot's queued answers and its lost datagram" \
+	"queued 131 lost -1 at -0.50" \
+	awk '{ q += $3 - $2 } $4 < 0 { l = $4; at = $1 } END { print "queued", q, "lost", l, "at", at }' \
+	"$rep/migration.redirect.dat"
+sed 's/ [0-9.]*$//' "$rep/trace.redirect" >"$rep/trace.old"
+mv "$rep/trace.old" "$rep/trace.redirect"
+check_refused "report refuses a trace without round trips" \
+	"report.py: $rep/trace.redirect: no round trips (a trace from an older probe)" \
+	python3 "$report" "$rep"
 tap_done
