@@ -501,8 +501,12 @@ leftovers() {
 
 # leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
 # agent's leftovers (leave_leftovers; they cut the guest off) are gone
-# once systemd has started the agent again, and the probe's window
-# WINDOW + 1, after it, has the guest's TCP and UDP whole again.
+# once systemd has started the agent again.  Then the same while the
+# guest is paused, as when a source's agent is killed at the pause of a
+# migration that then fails: the new agent leaves a paused guest alone,
+# and takes them out when it resumes (the RESUMED event with no
+# migration open).  The probe's window WINDOW + 1, after both, has the
+# guest's TCP and UDP whole again.
 leftovers_cleared() {
 	local mode=$1 w
 
@@ -513,6 +517,17 @@ leftovers_cleared() {
 	# shellcheck disable=SC2016 # expanded by eval, at each try
 	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
 	check_output "[$mode] the new agent took them out" "redirects=0 rules=0 floods=1" leftovers
+	check "[$mode] host 1: the guest paused (virsh suspend)" virsh -q suspend "$GUEST"
+	check "[$mode] ... its leftovers again, and the agent killed again" \
+		eval 'leave_leftovers && agent_kill'
+	sleep 3
+	check_output "[$mode] ... the new agent leaves them to the resume (the control)" \
+		"redirects=1 rules=1 floods=0" leftovers
+	check "[$mode] the guest resumes (virsh resume)" virsh -q resume "$GUEST"
+	# shellcheck disable=SC2016 # expanded by eval, at each try
+	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
+	check_output "[$mode] ... and the agent took them out at its resume" \
+		"redirects=0 rules=0 floods=1" leftovers
 	w=$(peer "probe_window $mode $2")
 	tap_diag "[$mode] the window with the leftovers: $w"
 	check_output "[$mode] ... in which TCP did not reset" 0 field "$w" resets
