@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <netinet/ether.h>
 #include <arpa/inet.h>
 #include <linux/filter.h>
 #include <linux/if_ether.h>
@@ -33,18 +34,18 @@ static int rarp_frame(const char *mac, struct announcement *a)
 		0x06, 0x04, 0x00, 0x03,		/* their lengths, request reverse */
 	};
 	unsigned char *f = a->rarp;
-	unsigned int m[6];
-	int i, n;
+	struct ether_addr m;
+	int i;
 
-	if (sscanf(mac, "%2x:%2x:%2x:%2x:%2x:%2x%n", &m[0], &m[1], &m[2],
-		   &m[3], &m[4], &m[5], &n) != 6 || mac[n])
+	if (!ether_aton_r(mac, &m))
 		return -1;
 	/* to broadcast, from MAC; sender and target hardware address MAC,
 	 * their IPv4 addresses 0; zeroes to 60 bytes */
 	memset(f, 0, sizeof(a->rarp));
-	memset(f, 0xff, 6);
-	for (i = 0; i < 6; i++)
-		f[6 + i] = f[22 + i] = f[32 + i] = (unsigned char)m[i];
+	memset(f, 0xff, ETH_ALEN);
+	memcpy(f + 6, m.ether_addr_octet, ETH_ALEN);
+	memcpy(f + 22, m.ether_addr_octet, ETH_ALEN);
+	memcpy(f + 32, m.ether_addr_octet, ETH_ALEN);
 	memcpy(f + 12, rarp, sizeof(rarp));
 	for (i = 0; i < (int)sizeof(a->rarp); i++)
 		snprintf(a->frame + 2 * i, 3, "%02x", f[i]);

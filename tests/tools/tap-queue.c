@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <linux/if_tun.h>
 #include <net/if.h>
+#include <netinet/ether.h>
 #include <sys/ioctl.h>
 
 #include "tapqueue.h"
@@ -54,16 +55,13 @@ static int hold(const char *dev, int blocking)
 /* MAC ("02:00:...") into 6 bytes at M: 0, or -1 with a message. */
 static int parse_mac(const char *s, unsigned char *m)
 {
-	unsigned int b[6];
-	int i, n;
+	struct ether_addr a;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3],
-		   &b[4], &b[5], &n) != 6 || s[n]) {
+	if (!ether_aton_r(s, &a)) {
 		fprintf(stderr, "tap-queue: %s is not a MAC address\n", s);
 		return -1;
 	}
-	for (i = 0; i < 6; i++)
-		m[i] = (unsigned char)b[i];
+	memcpy(m, a.ether_addr_octet, ETH_ALEN);
 	return 0;
 }
 
