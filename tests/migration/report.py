@@ -93,12 +93,15 @@ def lost_sent(came, sent):
 
 
 def first_loss_run(lost):
-    """The first datagram of the first run of 5 or more lost in a row,
-    or None."""
+    """(first, last) datagram of the first run of 5 or more lost in a
+    row, or None."""
     seqs = sorted(lost)
     for i, s in enumerate(seqs):
         if i + 4 < len(seqs) and seqs[i + 4] == s + 4:
-            return s
+            last = s + 4
+            while last + 1 in lost:
+                last += 1
+            return s, last
     return None
 
 
@@ -127,19 +130,15 @@ def panel_data(path, came, sent, lost, t0, t1):
         i = int((t - start) // BIN_MS)
         return i if 0 <= i < len(rows) else None
 
-    during = answered = 0
+    answered = gone = 0
     for seq, t in came.items():
         queued = t0 <= sent[seq] <= t1
-        during += queued
         answered += queued
         i = slot(t)
         if i is not None:
             rows[i][1 if queued else 0] += 1
-    gone = 0
     for t in lost.values():
-        if t0 <= t <= t1:
-            during += 1
-            gone += 1
+        gone += t0 <= t <= t1
         i = slot(t)
         if i is not None:
             rows[i][2] += 1
@@ -147,7 +146,7 @@ def panel_data(path, came, sent, lost, t0, t1):
         for i, (other, queued, never) in enumerate(rows):
             x = (start + i * BIN_MS - t0) / 1000
             f.write(f"{x:.2f} {other} {other + queued} {-never}\n")
-    return during, answered, gone, max(a + b for a, b, _ in rows)
+    return answered + gone, answered, gone, max(a + b for a, b, _ in rows)
 
 
 def print_timelines(tl):
@@ -196,13 +195,10 @@ def main(d):
     # starts from the first datagram of its first run of losses.
     b_came, b_sent = udp_stream(f"{d}/trace.baseline")
     b_lost = lost_sent(b_came, b_sent)
-    first = first_loss_run(b_lost)
-    if first is None:
+    run = first_loss_run(b_lost)
+    if run is None:
         fail("trace.baseline: no run of lost datagrams to place the pause by")
-    last = first
-    while last + 1 in b_lost:
-        last += 1
-    b0, b1 = b_lost[first], b_lost[last]
+    b0, b1 = b_lost[run[0]], b_lost[run[1]]
     b_during = panel_data(f"{d}/migration.baseline.dat", b_came, b_sent,
                           b_lost, b0, b1)
 
