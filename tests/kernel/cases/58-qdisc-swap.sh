@@ -53,19 +53,32 @@ p2_tx_dropped() {
 	cat /sys/class/net/p2/statistics/tx_dropped
 }
 
-# stream_start, stream_stop: ns1 sends 8 datagrams a millisecond to ns2,
-# so that most swaps, each a fraction of a millisecond without a qdisc,
-# have frames to hold.
-stream_start() {
-	rm -f /tmp/qswap.stream-stop
-	nsx 1 python3 -c '
-import os, socket, time
+# send_stream PORT PER_MS STOP: ns1 sends PER_MS datagrams a millisecond to
+# ns2's PORT, each starting with its sequence number, until the file STOP
+# exists; then prints how many it sent.  One CPU for it, so for the whole
+# path: frames from two CPUs may overtake each other in the per-CPU
+# backlogs veth hands them to.
+send_stream() {
+	rm -f "$3"
+	nsx 1 taskset -c 0 python3 -c '
+import os, socket, struct, sys, time
+port, per_ms, stop = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-while not os.path.exists("/tmp/qswap.stream-stop"):
-    for _ in range(8):
-        s.sendto(bytes(32), ("198.51.100.2", 9001))
+n = 0
+while not os.path.exists(stop):
+    for _ in range(per_ms):
+        s.sendto(struct.pack("!I", n) + bytes(28), ("198.51.100.2", port))
+        n += 1
     time.sleep(0.001)
-' &
+print(n)
+' "$@"
+}
+
+# stream_start, stream_stop: 8 datagrams a millisecond to ns2, so that
+# most swaps, each a fraction of a millisecond without a qdisc, have
+# frames to hold.
+stream_start() {
+	send_stream 9001 8 /tmp/qswap.stream-stop >/dev/null &
 	stream=$!
 	sleep 0.3
 }
@@ -160,21 +173,9 @@ print(" ".join(map(str, got)))
 receiver=$!
 check "the receiver is ready" wait_for 50 test -e /tmp/qswap.ready
 
-# The sender sends one datagram a millisecond until told to stop, and
-# prints how many it sent.  One CPU for it, so for the whole path: frames
-# from two CPUs may overtake each other in the per-CPU backlogs veth
-# hands them to.
+# The sender sends one datagram a millisecond until told to stop.
 dropped=$(p2_tx_dropped)
-nsx 1 taskset -c 0 python3 -c '
-import os, socket, struct, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-n = 0
-while not os.path.exists("/tmp/qswap.stop"):
-    s.sendto(struct.pack("!I", n) + bytes(28), ("198.51.100.2", 9000))
-    n += 1
-    time.sleep(0.001)
-print(n)
-' >/tmp/qswap.sent &
+send_stream 9000 1 /tmp/qswap.stop >/tmp/qswap.sent &
 sender=$!
 # 60 swaps; 30 on the debug kernel, where each tc or ip run takes most of
 # a second (kernel-debug is CI's longest test)
