@@ -499,6 +499,15 @@ leftovers() {
 		"floods=$(port_floods "$port")"
 }
 
+# leftovers_gone DESCRIPTION: a check that the leftovers go (150 looks,
+# 0.2 s apart: the agent takes them out in its own time) and br0 floods
+# to the guest's port again.
+leftovers_gone() {
+	# shellcheck disable=SC2016 # expanded by eval, at each try
+	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
+	check_output "$1" "redirects=0 rules=0 floods=1" leftovers
+}
+
 # leftovers_cleared MODE WINDOW: on host 1, where the guest runs, a killed
 # agent's leftovers (leave_leftovers; they cut the guest off) are gone
 # once systemd has started the agent again.  Then the same while the
@@ -514,9 +523,7 @@ leftovers_cleared() {
 		leave_leftovers
 	check_output "[$mode] ... are there (the control)" "redirects=1 rules=1 floods=0" leftovers
 	check "[$mode] host 1: kill -9 the agent; systemd starts it again" agent_kill
-	# shellcheck disable=SC2016 # expanded by eval, at each try
-	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
-	check_output "[$mode] the new agent took them out" "redirects=0 rules=0 floods=1" leftovers
+	leftovers_gone "[$mode] the new agent took them out"
 	check "[$mode] host 1: the guest paused (virsh suspend)" virsh -q suspend "$GUEST"
 	check "[$mode] ... its leftovers again, and the agent killed again" \
 		eval 'leave_leftovers && agent_kill'
@@ -524,10 +531,7 @@ leftovers_cleared() {
 	check_output "[$mode] ... the new agent leaves them to the resume (the control)" \
 		"redirects=1 rules=1 floods=0" leftovers
 	check "[$mode] the guest resumes (virsh resume)" virsh -q resume "$GUEST"
-	# shellcheck disable=SC2016 # expanded by eval, at each try
-	wait_for 150 eval '[ "$(leftovers)" = "redirects=0 rules=0 floods=1" ]'
-	check_output "[$mode] ... and the agent took them out at its resume" \
-		"redirects=0 rules=0 floods=1" leftovers
+	leftovers_gone "[$mode] ... and the agent took them out at its resume"
 	w=$(peer "probe_window $mode $2")
 	tap_diag "[$mode] the window with the leftovers: $w"
 	check_output "[$mode] ... in which TCP did not reset" 0 field "$w" resets
