@@ -3,7 +3,7 @@
 #
 # build-guest.sh: build the tiny diskless guest that test hosts run as a
 # nested VM, and print the directory that holds it:
-#   bzImage            the host-flavour kernel (virtio-net built in)
+#   bzImage            the guest-flavour kernel (kernel/config/guest.config)
 #   initramfs.cpio.gz  busybox-static, roam-traffic and images/guest/init
 #   roam-traffic       the static traffic tool, also usable on the hosts
 # Boot it with console=ttyS0 and the roam.* parameters documented in
@@ -14,7 +14,7 @@ set -euo pipefail
 
 apt_install busybox-static gcc libc6-dev cpio gzip
 guestdir=$ROAM_TOP/images/guest
-kdir=$("$ROAM_TOP/kernel/build-kernel.sh" host)
+kdir=$("$ROAM_TOP/kernel/build-kernel.sh" guest)
 key=$(hash_inputs "$ROAM_TOP/images/build-guest.sh" "$guestdir/init" "$guestdir/roam-traffic.c" \
 	"$(basename "$kdir")" \
 	"$(dpkg-query -W busybox-static gcc libc6-dev | tr '\n' ' ')")

@@ -4,8 +4,9 @@
 # build-kernel.sh FLAVOUR: build the test hosts' kernel from Debian's
 # linux-source-6.1 and print the directory that holds it.
 #
-# FLAVOUR is "host" (tinyconfig + kvm_guest.config + host.config) or
-# "debug" (the same plus debug.config).  The result is cached under
+# FLAVOUR is "host" (tinyconfig + kvm_guest.config + host.config),
+# "debug" (the same plus debug.config) or "guest" (tinyconfig +
+# guest.config: the nested test guest's, images/build-guest.sh).  The result is cached under
 # $ROAM_CACHE/kernel/FLAVOUR-HASH, HASH covering the source package
 # version, the fragments and RECIPE (bump it when the steps below change
 # what gets built), so an unchanged input set is never rebuilt.  Concurrent
@@ -45,7 +46,7 @@ configure() {
 	step "configuring the $flavour kernel ($out)"
 	make -s -C "$src" O="$build" ARCH=x86_64 tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-		"$src/kernel/configs/kvm_guest.config" "${fragments[@]}" >/dev/null
+		"${base[@]}" "${fragments[@]}" >/dev/null
 	make -s -C "$src" O="$build" ARCH=x86_64 olddefconfig >/dev/null
 
 	while IFS= read -r line; do
@@ -61,30 +62,42 @@ configure() {
 	touch "$out/.configured"
 }
 
+# compile_kernel: bzImage, and the modules when the config has any (the
+# guest's has none: its modules/ stays empty).
 compile_kernel() {
+	local targets=(bzImage) modular=0
+
+	! grep -qx 'CONFIG_MODULES=y' "$build/.config" || modular=1
+	[ "$modular" -eq 0 ] || targets+=(modules)
 	step "building the $flavour kernel on $(nproc) cores (about 12-15 minutes)"
 	with_progress "kernel $flavour" "$out/build.log" \
-		make -C "$src" O="$build" ARCH=x86_64 -j"$(nproc)" bzImage modules
+		make -C "$src" O="$build" ARCH=x86_64 -j"$(nproc)" "${targets[@]}"
 	rm -rf "$out/modules"
-	with_progress "modules_install $flavour" "$out/install.log" \
-		make -C "$src" O="$build" ARCH=x86_64 \
-		INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 modules_install
+	mkdir -p "$out/modules"
+	[ "$modular" -eq 0 ] ||
+		with_progress "modules_install $flavour" "$out/install.log" \
+			make -C "$src" O="$build" ARCH=x86_64 \
+			INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 modules_install
 	cp "$build/arch/x86/boot/bzImage" "$out/bzImage"
 	make -s -C "$src" O="$build" kernelrelease >"$out/release"
 	touch "$out/.done"
 }
 
-flavour=${1:?usage: build-kernel.sh host|debug}
-fragments=("$ROAM_TOP/kernel/config/host.config")
+flavour=${1:?usage: build-kernel.sh host|debug|guest}
+config=$ROAM_TOP/kernel/config
 case "$flavour" in
-host) ;;
-debug) fragments+=("$ROAM_TOP/kernel/config/debug.config") ;;
-*) die "unknown kernel flavour '$flavour' (want host or debug)" ;;
+host) fragments=("$config/host.config") ;;
+debug) fragments=("$config/host.config" "$config/debug.config") ;;
+guest) fragments=("$config/guest.config") ;;
+*) die "unknown kernel flavour '$flavour' (want host, debug or guest)" ;;
 esac
 
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 	die "linux-source-6.1 is not installed"
 src=$ROAM_CACHE/src/linux-source-6.1-$src_version
+# the guest is no KVM guest of the usual kind: no disk, 9p or console
+base=()
+[ "$flavour" = guest ] || base=("$src/kernel/configs/kvm_guest.config")
 key=$(hash_inputs "$RECIPE" "$src_version" "${fragments[@]}")
 out=$ROAM_CACHE/kernel/$flavour-$key
 build=$out/build

@@ -182,17 +182,22 @@ check "a checking build (W=1) builds a module of its own" \
 	test -s "$mc" -a "$mc" != "$mh"
 check "the guest has bzImage, initramfs and roam-traffic" \
 	test -s "$g/bzImage" -a -s "$g/initramfs.cpio.gz" -a -e "$g/roam-traffic"
+kg=$(ls -d "$ROAM_CACHE"/kernel/guest-* 2>/dev/null)
+check "its kernel is a build of its own, from guest.config" \
+	grep -qx 'CONFIG_HOTPLUG_PCI_ACPI=y' "$kg/build/.config"
+check_output "which has no modules to build or install" \
+	"0 0" eval "echo \$(calls make \"O=$kg/build .*modules\") \$(ls \"$kg/modules\" | wc -l)"
 check "the OVS testsuite tree has its testsuite and its source version" \
 	test -x "$ts/tree/tests/system-kmod-testsuite" -a -s "$ts/version"
 check "the locks live under \$ROAM_CACHE/.lock" test -d "$ROAM_CACHE/.lock"
-check_output "two kernels were compiled" 2 builds
+check_output "three kernels were compiled (host, debug, guest)" 3 builds
 check_output "one base image was bootstrapped" 1 calls mmdebstrap format=tar
 check_output "one OVS testsuite was built, in a throw-away chroot" 1 \
 	calls mmdebstrap format=null
 
 before=$(wc -l <"$STUB_LOG")
 build_everything "a second run succeeds"
-check_output "and compiles no kernel" 2 builds
+check_output "and compiles no kernel" 3 builds
 check_output "and bootstraps no image" 1 calls mmdebstrap format=tar
 check_output "and builds no OVS testsuite" 1 calls mmdebstrap format=null
 check_output "and makes no ext4 image" 2 calls mke2fs
