@@ -88,20 +88,29 @@ reach() {
 # under TCG do once in a while (README, "Nested guests under TCG"): it is
 # reset once, keeping its QEMU, tap and port, and must then answer.  Any
 # other guest that does not answer fails at once: a TCG guest has no such
-# excuse, and one that came up points at the switch.
+# excuse, and one that came up points at the switch.  How long each took
+# goes to $BOOT_TIMES, which 90-teardown reports (the suite's budget is
+# mostly guest boots).
 booted() {
-	local tries=240
+	local tries=240 t0=$SECONDS
 
 	[ "$GUEST_VIRT" != kvm ] || tries=90
-	reach "$2" "$3" "$tries" && return 0
+	reach "$2" "$3" "$tries" && { boot_time "$1" "$t0"; return 0; }
 	dom_why "$1"
 	[ "$GUEST_VIRT" = kvm ] || return 1
 	guest_came_up "$1" && return 1
 	echo "$1's guest never came up: reset once" >&2
 	virsh -q reset "$1" >&2 || return 1
-	reach "$2" "$3" "$tries" && return 0
+	reach "$2" "$3" "$tries" && { boot_time "$1" "$t0" "after a reset"; return 0; }
 	dom_why "$1"
 	return 1
+}
+
+# boot_time DOMAIN T0 [NOTE]: DOMAIN answered SECONDS - T0 after booted
+# began waiting, into $BOOT_TIMES.
+BOOT_TIMES=$RUNS/boot-times
+boot_time() {
+	echo "$1 answered $((SECONDS - $2)) s after its start${3:+ ($3)}" >>"$BOOT_TIMES"
 }
 
 # guest_came_up DOMAIN: the guest's init said it is up (images/guest/init).

@@ -16,6 +16,7 @@
 # shellcheck disable=SC2153 # the runner's (tests/vm/README.md)
 check "booted in full mode, under systemd" test "$ROAM_BOOT" = full
 : >"$LOG_ALLOWED"
+: >"$BOOT_TIMES"
 check "meson install's tree goes to /" cp -a install/root/. /
 for f in "$ROAM_PORT" "$XEN_HOOK" "$QEMU_HOOK"; do
 	check "$f is installed and executable" test -x "$f"

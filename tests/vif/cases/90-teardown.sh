@@ -22,5 +22,6 @@ if [ -s "$LOG_ALLOWED" ]; then
 	tap_diag "listed on purpose, and allowed:" \
 		"$(grep -E -f "$LOG_ALLOWED" "$VSWITCHD_LOG")"
 fi
+tap_diag "the nested guests' boots:" "$(cat "$BOOT_TIMES")"
 check "systemctl stop openvswitch-switch" systemctl stop openvswitch-switch
 check "no ovs-vswitchd or ovsdb-server process is left" wait_for 50 ovs_gone
