@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh FLAVOUR: build the test hosts' kernel from Debian's
+# build-kernel.sh FLAVOUR: build a test kernel from Debian's
 # linux-source-6.1 and print the directory that holds it.
 #
 # FLAVOUR is "host" (tinyconfig + kvm_guest.config + host.config),
 # "debug" (the same plus debug.config) or "guest" (tinyconfig +
-# guest.config: the nested test guest's, images/build-guest.sh).  The result is cached under
-# $ROAM_CACHE/kernel/FLAVOUR-HASH, HASH covering the source package
-# version, the fragments and RECIPE (bump it when the steps below change
-# what gets built), so an unchanged input set is never rebuilt.  Concurrent
-# callers wait for one another; an interrupted build resumes where it
-# stopped.  The directory holds:
+# guest.config: the nested test guest's, images/build-guest.sh).  The
+# result is cached under $ROAM_CACHE/kernel/FLAVOUR-HASH, HASH covering
+# the source package version, the fragments and RECIPE (bump it when the
+# steps below change what gets built), so an unchanged input set is never
+# rebuilt.  Concurrent callers wait for one another; an interrupted build
+# resumes where it stopped.  The directory holds:
 #   bzImage         the kernel
 #   build/          the O= build tree, for out-of-tree modules (M=)
-#   modules/        modules_install output (lib/modules/VERSION/...)
+#   modules/        modules_install output (lib/modules/VERSION/...;
+#                   empty for the guest, which has no modules)
 #   release         the kernel release string
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
@@ -69,7 +70,7 @@ compile_kernel() {
 
 	! grep -qx 'CONFIG_MODULES=y' "$build/.config" || modular=1
 	[ "$modular" -eq 0 ] || targets+=(modules)
-	step "building the $flavour kernel on $(nproc) cores (about 12-15 minutes)"
+	step "building the $flavour kernel on $(nproc) cores (about 10-20 minutes)"
 	with_progress "kernel $flavour" "$out/build.log" \
 		make -C "$src" O="$build" ARCH=x86_64 -j"$(nproc)" "${targets[@]}"
 	rm -rf "$out/modules"
