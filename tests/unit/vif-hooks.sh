@@ -12,6 +12,8 @@
 #   - a bad spec or name never reaches ovs-vsctl;
 #   - the migrate filter rewrites <vlan> from the record, and prints
 #     nothing for a domain without records; prepare refuses a bad record;
+#   - the installed qemu hook runs roam-port for those operations and for
+#     started, and ends the others (start, stopped, release) itself;
 #   - records with OpenFlow rules: started installs them renumbered for
 #     the new port, drop-flows deletes them by their exact matches (a
 #     cookie matched) and the agent's delivery rules for the MAC; a
@@ -53,6 +55,11 @@ port=$top/vif-scripts/roam-port
 xen=$scratch/vif-roamswitch
 sed "s|@ROAM_PORT@|$port|" "$top/vif-scripts/vif-roamswitch.in" >"$xen"
 chmod +x "$xen"
+# the qemu hook runs roam-port through a stub that logs the call
+qemu=$scratch/qemu-hook
+stub roam-port "exec '$port' \"\$@\""
+sed "s|@ROAM_PORT@|$stubs/roam-port|" "$top/vif-scripts/qemu-hook.in" >"$qemu"
+chmod +x "$qemu"
 
 # calls NAME: the logged calls of NAME but roam-port's QoS reads.
 calls() {
@@ -117,6 +124,23 @@ check "on vnet3, policing and ofport_request included" \
 	eval "calls ovs-vsctl | grep -F 'ingress_policing_rate=100' | grep -F 'set Interface vnet3 ofport_request=7'"
 check_output "and not the VLANs: libvirt made them from the XML" "" \
 	eval "calls ovs-vsctl | grep -oE 'tag=|vlan_mode|trunks' || true"
+
+# The installed qemu hook hands roam-port the operations it acts on, and
+# ends the others itself (no Python start-up for them).
+: >"$STUB_LOG"
+check "the qemu hook: started begin applies the record" \
+	eval "'$qemu' g started begin - <'$scratch/dom.xml'"
+check_output "through roam-port, in one ovs-vsctl transaction" \
+	"roam-port libvirt-hook g started begin - 1" \
+	eval "echo \"\$(calls roam-port) \$(calls ovs-vsctl | grep -c .)\""
+check "the qemu hook: prepare begin refuses a truncated record" \
+	eval "refused_line '$qemu' g prepare begin - <'$scratch/bad.xml'"
+: >"$STUB_LOG"
+for op in "start begin" "stopped end" "release end" "started end"; do
+	check "the qemu hook: $op passes (the record is bad)" \
+		eval "'$qemu' g $op - <'$scratch/bad.xml'"
+done
+check_output "without running roam-port or anything else" "" cat "$STUB_LOG"
 
 # Records with OpenFlow rules: captured at port 5, installed renumbered
 # for the new port (9, the ovs-vsctl stub's), deleted by their matches.
