@@ -186,6 +186,13 @@ guest_listens() {
 		grep -F -- "echo: listening on $ECHO_PORT" "/var/log/roam-$GUEST.console" >/dev/null
 }
 
+# guest_listens_or_gone: the guest's echo listens, or the guest has
+# stopped: waiting on for it is no use (it took 6 minutes once,
+# 2026-12-07: 600 tries of guest_listens and their virsh runs).
+guest_listens_or_gone() {
+	guest_listens || [ "$(virsh -q domstate "$GUEST" 2>/dev/null)" != running ]
+}
+
 # orchestrate: what an orchestrator does to the running guest's port on
 # host 1, outside libvirt: its VLAN, its policing, and its ACL.
 orchestrate() {
@@ -299,9 +306,10 @@ migrate() {
 }
 
 # uplink_cap NAME: capture every frame of the guest's MAC on this host's
-# uplink, both ways, in $CAPS/NAME, and what each of the guest's taps
-# here passes to the guest in NAME.tap.IFINDEX.pcap (tap_caps), in the
-# background (they outlive a peer call); uplink_counts NAME stops them
+# uplink, both ways, in $CAPS/NAME.pcap (64 bytes of each), and what
+# each of the guest's taps here passes to the guest in
+# NAME.tap.IFINDEX.pcap (tap_caps), in the background (they outlive a
+# peer call); uplink_counts NAME stops them
 # and prints "untagged=U vlan10=T tap=N own=O": the uplink's frames of the
 # guest's untagged and in VLAN 10, the frames the taps passed to the
 # guest, and of those the guest's own (its MAC the source: issue 18's
@@ -322,8 +330,11 @@ uplink_cap() {
 	if [ -n "${MIG_PCAP:-}" ]; then
 		ovs-appctl vlog/set dpif:file:dbg >/dev/null || return 1
 	fi
-	setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q inout -nn -e -l \
-		ether host "$GUEST_MAC" >"$CAPS/$1" 2>"$CAPS/$1.err" </dev/null &
+	# to a file, read at the end: printing 400 frames a second took a
+	# host's CPU from the migrations it times
+	setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q inout -s 64 -U \
+		-w "$CAPS/$1.pcap" ether host "$GUEST_MAC" \
+		>/dev/null 2>"$CAPS/$1.err" </dev/null &
 	echo $! >"$MIG/$1.pid"
 	for way in ${MIG_PCAP:+in out}; do
 		setsid timeout 1800 tcpdump -i "$ROAM_UPLINK" -Q "$way" -s 128 -U \
@@ -378,26 +389,36 @@ clock_sync() {
 # tcpdump ends with its tap.  A destination's tap appears in libvirt's
 # Prepare, seconds before the guest resumes.  A tap is taken once it is
 # up: tcpdump refuses one that is not yet (and a tap that is down sends
-# nothing), which left a host's taps uncaptured now and then.
+# nothing), which left a host's taps uncaptured now and then.  The links
+# up at the start are listed, then each change is read as it comes from
+# `ip monitor`: polling with ip and awk five times a second took a good
+# part of a host's CPU under TCG, beside the migrations the suite times.
 tap_caps() {
-	local dev idx
+	local line dev idx re
 	local -A started=()
 
-	while :; do
-		for dev in $(ip -o link show | awk -v mac="fe${GUEST_MAC:2}" \
-			'$0 ~ "link/ether " mac && $3 ~ /[<,]UP[,>]/ {
-				sub(/:$/, "", $2); print $2 }'); do
-			idx=$(cat "/sys/class/net/$dev/ifindex" 2>/dev/null) || continue
-			[ -n "${started[$idx]:-}" ] && continue
-			started[$idx]=1
-			tcpdump -i "$dev" -Q out -s 128 -U -w "$CAPS/$1.tap.$idx.pcap" \
-				>/dev/null 2>"$CAPS/$1.tap.$idx.err" </dev/null &
-			# and what the guest sends into it (gapmap.py)
-			[ -z "${MIG_PCAP:-}" ] ||
-				tcpdump -i "$dev" -Q in -s 128 -U -w "$CAPS/$1.tapin.$idx.pcap" \
-					>/dev/null 2>&1 </dev/null &
-		done
-		sleep 0.2
+	# "IDX: NAME: <FLAGS> ... link/ether MAC ..." (a line of ip -o);
+	# read by bash, since mawk holds back a pipe's lines
+	re="^[0-9]+: ([^:@ ]+)[:@][^<]*<([^>]*)>.*link/ether fe${GUEST_MAC:2} "
+	{
+		ip -o monitor link &
+		sleep 0.5
+		ip -o link show
+		wait
+	} | while read -r line; do
+		if ! [[ $line =~ $re ]] || [[ ,${BASH_REMATCH[2]}, != *,UP,* ]]; then
+			continue
+		fi
+		dev=${BASH_REMATCH[1]}
+		idx=$(cat "/sys/class/net/$dev/ifindex" 2>/dev/null) || continue
+		[ -n "${started[$idx]:-}" ] && continue
+		started[$idx]=1
+		tcpdump -i "$dev" -Q out -s 128 -U -w "$CAPS/$1.tap.$idx.pcap" \
+			>/dev/null 2>"$CAPS/$1.tap.$idx.err" </dev/null &
+		# and what the guest sends into it (gapmap.py)
+		[ -z "${MIG_PCAP:-}" ] ||
+			tcpdump -i "$dev" -Q in -s 128 -U -w "$CAPS/$1.tapin.$idx.pcap" \
+				>/dev/null 2>&1 </dev/null &
 	done
 }
 
@@ -443,9 +464,10 @@ uplink_counts() {
 	fi
 	pid=$(cat "$MIG/$1.pid") || return 1
 	kill -INT "$pid" && wait_for_exit "$pid" 50 || return 1
-	awk -v tap="$tap" -v own="$own" '/ > / && !/ethertype 802\.1Q/ { u++ }
+	tcpdump -r "$CAPS/$1.pcap" -nn -e 2>/dev/null |
+		awk -v tap="$tap" -v own="$own" '/ > / && !/ethertype 802\.1Q/ { u++ }
 		/ethertype 802\.1Q.*vlan 10,/ { t++ }
-		END { printf "untagged=%d vlan10=%d tap=%d own=%d\n", u, t, tap, own }' "$CAPS/$1"
+		END { printf "untagged=%d vlan10=%d tap=%d own=%d\n", u, t, tap, own }'
 }
 
 # br0_ports: br0's ports here, the uplink's name as "uplink" and
@@ -797,7 +819,8 @@ guest_up() {
 	guest_dom_xml >"$MIG/$GUEST.xml"
 	check "[$mode] start the guest on host 1 (transient)" \
 		virsh -q create "$MIG/$GUEST.xml"
-	if ! wait_for 600 guest_listens; then
+	wait_for 600 guest_listens_or_gone
+	if ! guest_listens; then
 		# a nested guest under TCG stops on its own once in a while
 		# (vif suite too; cause not found yet): say so, with what
 		# libvirt, QEMU and its console said, and start it once more
