@@ -182,6 +182,7 @@ int guest_refresh(virDomainPtr dom)
 {
 	const char *argv[] = { roam_port, "records", NULL, NULL };
 	struct guest *g = guest_get(dom);
+	virDomainJobInfo job;
 	char *out, *end;
 	int rc;
 
@@ -200,10 +201,16 @@ int guest_refresh(virDomainPtr dom)
 		free(out);
 		return 0;
 	}
-	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, out,
+	/* A migration that began while roam-port ran (a second and more
+	 * on an emulated host) holds the domain's job, and the write would
+	 * wait for it to end with the event loop: the pause then goes
+	 * unseen until the guest has left (2026-12-07, a migration begun
+	 * 20 s after the last one).  Asked again just before the write,
+	 * that window is one libvirt call wide.  Either way the migration
+	 * carries the last records written. */
+	if (virDomainGetJobInfo(dom, &job) || job.type != VIR_DOMAIN_JOB_NONE ||
+	    virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, out,
 				 RECORDS_KEY, RECORDS_URI, VIR_DOMAIN_AFFECT_LIVE)) {
-		/* busy (a migration has begun): the records it carries are
-		 * the last ones written */
 		free(out);
 		return -1;
 	}
