@@ -362,8 +362,8 @@ uplink_cap() {
 
 # clock_serve, on host 1: clocksync.py's server, in the background, until
 # clock_unserve.  clock_sync, on host 2: this host's clock stepped onto
-# host 1's over the host link, then asked again: at most 5 ms apart.
-# Prints both answers.
+# host 1's over the host link, then asked again: at most 5 ms apart,
+# after at most three steps.  Prints each step's answers.
 clock_serve() {
 	setsid python3 ./clocksync.py serve "$CLOCK_PORT" </dev/null >/dev/null 2>&1 &
 	echo $! >"$MIG/clocksync.pid"
@@ -375,12 +375,19 @@ clock_unserve() {
 }
 
 clock_sync() {
-	local out again
+	local out again try
 
-	out=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT") &&
-		again=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT" --dry-run) &&
-		echo "step: $out; after: $again" &&
-		awk '{ o = $2 < 0 ? -$2 : $2; exit !(o <= 5) }' <<<"$again"
+	# up to three steps: one run was 6.6 ms off after its step
+	# (2026-12-07), the emulated hosts' clocks drifting or the step's
+	# process preempted
+	for try in 1 2 3; do
+		out=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT") &&
+			again=$(python3 ./clocksync.py sync "$(host_name 1)" "$CLOCK_PORT" --dry-run) ||
+			return 1
+		echo "step $try: $out; after: $again"
+		awk '{ o = $2 < 0 ? -$2 : $2; exit !(o <= 5) }' <<<"$again" && return 0
+	done
+	return 1
 }
 
 # tap_caps NAME: every tap of the guest's that appears on this host (its
