@@ -23,7 +23,7 @@ apt_install gnuplot-nox python3
 out=${ROAM_DEMO_OUT:-$ROAM_CACHE/demo}
 rm -rf "$out"
 mkdir -p "$out"
-step "two hosts, a guest with live streams, migrated there and back with the agents and the redirect, then without (about 15 minutes; log: $out/suite.log)"
+step "two hosts, a guest with live streams, migrated there and back with the agents and the redirect, then without (8 to 15 minutes; log: $out/suite.log)"
 rc=0
 # progress: the migrations as they happen, and the closing lines
 "$ROAM_TOP/tests/migration/suite.sh" --pass ours --timeout 2400 --out "$out" \
