@@ -309,11 +309,11 @@ migrate() {
 # uplink, both ways, in $CAPS/NAME.pcap (64 bytes of each), and what
 # each of the guest's taps here passes to the guest in
 # NAME.tap.IFINDEX.pcap (tap_caps), in the background (they outlive a
-# peer call); uplink_counts NAME stops them
-# and prints "untagged=U vlan10=T tap=N own=O": the uplink's frames of the
-# guest's untagged and in VLAN 10, the frames the taps passed to the
-# guest, and of those the guest's own (its MAC the source: issue 18's
-# "none of its own frames back").  With MIG_PCAP set, the uplink's frames
+# peer call); uplink_counts NAME stops them and prints "untagged=U
+# vlan10=T tap=N own=O": the uplink's frames of the guest's untagged and
+# in VLAN 10, the frames the taps passed to the guest, and of those the
+# guest's own (its MAC the source: issue 18's "none of its own frames
+# back").  With MIG_PCAP set, the uplink's frames
 # also go to NAME.in.pcap and NAME.out.pcap (as received and as sent;
 # 128 bytes of each), and on the peer's host what the peer's port passed
 # to it of the guest's to NAME.p1.pcap; uplink_counts copies those and
