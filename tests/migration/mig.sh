@@ -180,17 +180,26 @@ guest_why() {
 }
 
 # guest_listens: the guest runs here, and its console says its echo
-# listens.
+# listens.  guest_listens_or_gone: that, or the guest has stopped:
+# waiting on for it is no use (it took 6 minutes once, 2026-12-07: 600
+# tries of guest_listens and their virsh runs).  One virsh run a try.
 guest_listens() {
-	[ "$(virsh -q domstate "$GUEST" 2>/dev/null)" = running ] &&
-		grep -F -- "echo: listening on $ECHO_PORT" "/var/log/roam-$GUEST.console" >/dev/null
+	guest_running_here && echo_listens
 }
 
-# guest_listens_or_gone: the guest's echo listens, or the guest has
-# stopped: waiting on for it is no use (it took 6 minutes once,
-# 2026-12-07: 600 tries of guest_listens and their virsh runs).
 guest_listens_or_gone() {
-	guest_listens || [ "$(virsh -q domstate "$GUEST" 2>/dev/null)" != running ]
+	! guest_running_here || echo_listens
+}
+
+# guest_running_here: guest_runs_on for this host, through its local
+# libvirtd socket rather than over TCP.
+guest_running_here() {
+	[ "$(virsh -q domstate "$GUEST" 2>/dev/null)" = running ]
+}
+
+echo_listens() {
+	grep -F -- "echo: listening on $ECHO_PORT" "/var/log/roam-$GUEST.console" \
+		>/dev/null
 }
 
 # orchestrate: what an orchestrator does to the running guest's port on
