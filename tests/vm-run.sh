@@ -18,7 +18,9 @@
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
 #   --retry-crash           with --guest: when a host's kernel crashes
-#                           and its report names no roamswitch frame,
+#                           and its report names no roamswitch frame, or
+#                           the job fails after a nested guest's QEMU
+#                           logged that KVM failed it (roam_guest_fault),
 #                           run everything once more (the first attempt's
 #                           output kept as "# attempt 1| " comments): the
 #                           TCG nested-SVM fault README.md describes
@@ -50,7 +52,8 @@
 # kernel log or a console was not clean, a host left no kernel-log verdict,
 # the datapath did not load or a host failed; 3 if a host's kernel crashed
 # while nested guests ran (--guest) and its report names no roamswitch
-# frame; 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr
+# frame, or if the job failed with every kernel clean after a nested
+# guest's KVM failure (roam_guest_fault); 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr
 # only.
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
@@ -184,10 +187,10 @@ if [ "$retry_crash" -eq 1 ]; then
 		rm -f "$first"
 		exit "$rc"
 	fi
-	echo "# attempt 1: a host's kernel crashed under nested guests, no roamswitch frame in its report: the TCG nested-SVM fault (README.md, \"Nested guests under TCG\"); its output, then attempt 2"
+	echo "# attempt 1 ended in the TCG nested-SVM fault, as its error says (README.md, \"Nested guests under TCG\"): its output, then attempt 2"
 	sed 's/^/# attempt 1| /' "$first"
 	rm -f "$first"
-	step "a host crashed under nested guests (TCG's fault): attempt 2"
+	step "TCG's nested-SVM fault under nested guests: attempt 2"
 	exec "$0" "${again[@]}"
 fi
 apt_install qemu-system-x86 qemu-utils cloud-image-utils
@@ -518,10 +521,11 @@ console_splats() {
 	tr -d '\r' <"$run/host$1.console" | grep -E -e "$ROAM_SPLAT_ERE"
 }
 
-rc=0
+rc=0 clean=1
 for ((i = 1; i <= hosts; i++)); do
 	status=$(cat "$share/host$i/status")
 	kstatus=$(cat "$share/host$i/kernel-status" 2>/dev/null) || kstatus=missing
+	[ "$kstatus" = 0 ] || clean=0
 	if [ "$status" -ne 0 ]; then
 		[ "$hosts" -eq 1 ] || echo "roam: host$i: script exited $status" >&2
 		[ "$rc" -ne 0 ] || rc=$status
@@ -540,8 +544,19 @@ for ((i = 1; i <= hosts; i++)); do
 		crash_report "$i" | sed "s/crashed:/console not clean:/"
 		echo "roam: host$i: its console shows a kernel splat" >&2
 		[ "$rc" -ne 0 ] || rc=1
+		clean=0
 	else
 		echo "# console: host$i clean"
 	fi
 done
+# A job that failed, with every kernel clean, after a nested guest's QEMU
+# logged that KVM failed it (roam_guest_fault): TCG's fault, as a crash
+# under nested guests is, and so exit status 3 (--retry-crash).
+if [ "$rc" -ne 0 ] && [ "$clean" -eq 1 ] && [ "$guest" -eq 1 ] &&
+	[ -s "$share/shared/guest-fault" ]; then
+	sed 's/^/# guest fault: /' "$share/shared/guest-fault"
+	printf "roam: error: the job failed after KVM failed a nested guest, TCG's nested SVM (logs in %s)\n" \
+		"$ROAM_CACHE/run/last-failure" >&2
+	exit 3
+fi
 exit "$rc"

@@ -9,7 +9,9 @@
 #     run sweeps its run directory;
 #   - --retry-crash runs a job whose host crashed under nested guests
 #     once more, and no more; a crash that names our module is not
-#     retried.
+#     retried; a job that fails after a nested guest's QEMU logged a
+#     KVM failure since its last start runs once more too, but not for
+#     a failure logged before that start.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
@@ -100,5 +102,25 @@ rc=0
 check_eq "a crash whose console names our module fails with 1" 1 "$rc"
 check_eq "after one attempt only" 1 "$(grep -c 'job start' "$out/ours.out")"
 check_fails "with no second" grep -q 'attempt 2' "$out/ours.err"
+
+# 4. --retry-crash: a job that fails after KVM failed a nested guest
+#    (roam_guest_fault), and one whose guest's failure predates its QEMU.
+rc=0
+"$vm_run" --guest --retry-crash --timeout 300 \
+	"$top/tests/harness/breaks/guest-fault.sh" >"$out/fault.out" 2>"$out/fault.err" || rc=$?
+check_eq "a job failing after a guest's KVM failure fails with status 3" 3 "$rc"
+check_eq "after two attempts, the first kept as comments" 1 \
+	"$(grep -c '^# attempt 1| job: KVM failed the guest' "$out/fault.out")"
+check_eq "the second streamed" 1 "$(grep -c '^job: KVM failed the guest' "$out/fault.out")"
+check "the harness named the line" \
+	grep -q '^# guest fault: roam-host1: roam-break: .*KVM: injection failed' "$out/fault.out"
+check "and said why it tried again" grep -q 'attempt 2' "$out/fault.err"
+rc=0
+"$vm_run" --guest --retry-crash --timeout 300 \
+	"$top/tests/harness/breaks/guest-fault.sh" earlier >"$out/earlier.out" \
+	2>"$out/earlier.err" || rc=$?
+check_eq "a KVM failure before the guest's last start is not its own: status 1" 1 "$rc"
+check_eq "after one attempt only" 1 "$(grep -c '^job start' "$out/earlier.out")"
+check_fails "with no second" grep -q 'attempt 2' "$out/earlier.err"
 
 tap_done

@@ -26,6 +26,8 @@
 . lib/wait.sh
 # shellcheck source=measure.sh
 . ./measure.sh
+# shellcheck source=../vm/roam.sh
+. "$ROAM_LIB"
 
 # The migrated guest runs under the host's KVM: its pause is what the
 # suite measures, and TCG inside TCG would stretch it (vif.sh GUEST_VIRT).
@@ -912,6 +914,16 @@ drop_counts() {
 			printf "%s=%s ", $1, $NF }')"
 }
 
+# guest_fault HOST: when the guest's QEMU on HOST logged that KVM failed
+# it (roam_guest_fault there, which marks the run for a second attempt),
+# a diagnostic that says so; called where the guest stopped or went deaf.
+guest_fault() {
+	local line
+
+	line=$(on_host "$1" roam_guest_fault "$GUEST") || return 0
+	tap_diag "the guest's QEMU on host $1 logged a KVM failure, TCG's nested SVM: $line"
+}
+
 # guest_console_end: the last 30 lines of the guest's console here.
 guest_console_end() {
 	tail -n 30 "/var/log/roam-$GUEST.console" 2>&1 | tr -d '\r'
@@ -934,6 +946,7 @@ moved() {
 		streams_answer "$w"; then
 		tap_diag "[$mode] $what: the guest's console on host $to, its end:"
 		tap_diag "$(on_host "$to" guest_console_end)"
+		guest_fault "$to"
 	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
@@ -986,10 +999,13 @@ scenario() {
 		tap_ok "[$mode] migration $i, host $from to host $to (downtime $dt ms)"
 		sleep 4
 		if ! guest_runs_on "$to"; then
-			# the guest died after it arrived (seen twice, cause not
-			# found yet): what libvirt, QEMU and its console said
+			# the guest died after it arrived (seen three times; once
+			# its QEMU had logged "KVM: injection failed, MSI lost"):
+			# what libvirt, QEMU and its console said, and whether
+			# KVM failed it (guest_fault)
 			tap_not_ok "[$mode] migration $i: the guest runs on host $to"
 			tap_diag "$(guest_why "$to" 2>&1)"
+			guest_fault "$to"
 			break
 		fi
 		window=$((i + 2))

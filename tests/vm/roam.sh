@@ -70,6 +70,26 @@ roam_get() {
 	cat "$ROAM_SHARED/.kv.$key"
 }
 
+# roam_guest_fault DOMAIN: DOMAIN's QEMU here logged, since its last
+# start, that KVM itself failed it (an interrupt it could not inject, a
+# vCPU run or entry that failed): the nested SVM that TCG emulates for
+# the host, not the switch (README.md, "Nested guests under TCG").  If so,
+# print that line and add it to $ROAM_SHARED/guest-fault: a job that then
+# fails is run once more under vm-run --retry-crash; true if it did.
+ROAM_KVM_FAULT_ERE='KVM: injection failed|KVM internal error|kvm run failed'
+ROAM_KVM_FAULT_ERE+='|KVM: entry failed'
+roam_guest_fault() {
+	local line
+
+	line=$(awk -v ere="$ROAM_KVM_FAULT_ERE" '
+		/: starting up libvirt/ { line = "" }
+		$0 ~ ere { line = $0 }
+		END { print line }' "/var/log/libvirt/qemu/$1.log") || return 1
+	[ -n "$line" ] || return 1
+	printf '%s: %s: %s\n' "$ROAM_HOST" "$1" "$line" >>"$ROAM_SHARED/guest-fault"
+	echo "$line"
+}
+
 # The kernel log rules, one set for the whole harness: the runner's final
 # verdict, each kernel-suite pass and tests/vm-run.sh's check of the whole
 # console all use these.
