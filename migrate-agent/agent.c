@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include <libvirt/libvirt.h>
+#include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
 
 #include "guests.h"
@@ -43,6 +44,7 @@ struct agent {
 	int interval_ms;
 	virConnectPtr conn;
 	int lifecycle_cb, job_cb, iteration_cb;	/* event callback ids, -1: none */
+	int qemu_cb;		/* QEMU's STOP and RESUME, -1: none */
 	int refresh_timer;
 	bool reconnect;
 	bool just_connected;	/* the next refresh is the first since */
@@ -401,6 +403,53 @@ static bool clear_leftovers(virDomainPtr dom, struct guest *g)
 	return true;
 }
 
+/*
+ * QEMU's own stamps of the guest's stop and resume.  libvirt's
+ * SUSPENDED and RESUMED events, and the downtime it reports, are stamped
+ * when libvirtd handles QEMU's STOP and RESUME: on a busy host, and
+ * under TCG, a good part of a second after they happened, and for the
+ * stop that is the start of the downtime.  QEMU stamps its events with
+ * the host's wall clock as they happen; the timeline takes those too, as
+ * QEMU's, beside libvirt's.  A STOP comes before libvirt's SUSPENDED,
+ * and whether it is a migration's is known only then: it is kept until
+ * then (qemu_stop_record).
+ */
+#define QEMU_STOP_EVENTS "^(STOP|RESUME)$"
+
+static void qemu_stop_record(struct guest *g)
+{
+	if (!g->qemu_stop_ms || !timeline_open(&g->tl, "source"))
+		return;
+	timeline_event_at(&g->tl, "QEMU stopped the guest", "QEMU STOP (its stamp)",
+			  g->qemu_stop_ms);
+	g->qemu_stop_ms = 0;
+}
+
+static void on_qemu_event(virConnectPtr conn, virDomainPtr dom, const char *event,
+			  long long seconds, unsigned int micros,
+			  const char *details, void *opaque)
+{
+	struct guest *g = guest_get(dom);
+	long long t_ms;
+
+	(void)conn;
+	(void)details;
+	(void)opaque;
+	if (!g || seconds < 0)
+		return;
+	t_ms = seconds * 1000 + micros / 1000;
+	if (!strcmp(event, "STOP")) {
+		g->qemu_stop_ms = t_ms;
+		qemu_stop_record(g);	/* libvirt's SUSPENDED came first */
+		return;
+	}
+	/* the destination's resume, or the source's after a failure; a
+	 * stop not yet told of was not a migration's pause */
+	g->qemu_stop_ms = 0;
+	timeline_event_at(&g->tl, "QEMU resumed the guest", "QEMU RESUME (its stamp)",
+			  t_ms);
+}
+
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			int detail, void *opaque)
 {
@@ -435,11 +484,14 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event,
 			guest_watch(g, &g->sw.timer, SWITCHOVER_PURGE_MS, purge_tick);
 		break;
 	case VIR_DOMAIN_EVENT_SUSPENDED:
-		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED)
+		if (detail != VIR_DOMAIN_EVENT_SUSPENDED_MIGRATED) {
+			g->qemu_stop_ms = 0;	/* not a migration's */
 			break;
+		}
 		if (!timeline_open(&g->tl, "source"))
 			timeline_begin(&g->tl, g->name, "source");
 		timeline_event(&g->tl, "guest paused", "libvirt SUSPENDED_MIGRATED");
+		qemu_stop_record(g);
 		on_paused_here(dom, g);
 		break;
 	case VIR_DOMAIN_EVENT_RESUMED:
@@ -607,10 +659,12 @@ static void agent_disconnect(struct agent *a)
 		virConnectDomainEventDeregisterAny(a->conn, a->job_cb);
 	if (a->iteration_cb >= 0)
 		virConnectDomainEventDeregisterAny(a->conn, a->iteration_cb);
+	if (a->qemu_cb >= 0)
+		virConnectDomainQemuMonitorEventDeregister(a->conn, a->qemu_cb);
 	virConnectUnregisterCloseCallback(a->conn, on_close);
 	virConnectClose(a->conn);
 	a->conn = NULL;
-	a->lifecycle_cb = a->job_cb = a->iteration_cb = -1;
+	a->lifecycle_cb = a->job_cb = a->iteration_cb = a->qemu_cb = -1;
 }
 
 static int agent_connect(struct agent *a)
@@ -632,7 +686,11 @@ static int agent_connect(struct agent *a)
 	a->iteration_cb = virConnectDomainEventRegisterAny(a->conn, NULL,
 		VIR_DOMAIN_EVENT_ID_MIGRATION_ITERATION,
 		VIR_DOMAIN_EVENT_CALLBACK(on_iteration), a, NULL);
-	if (a->lifecycle_cb < 0 || a->job_cb < 0 || a->iteration_cb < 0)
+	a->qemu_cb = virConnectDomainQemuMonitorEventRegister(a->conn, NULL,
+		QEMU_STOP_EVENTS, on_qemu_event, a, NULL,
+		VIR_CONNECT_DOMAIN_QEMU_MONITOR_EVENT_REGISTER_REGEX);
+	if (a->lifecycle_cb < 0 || a->job_cb < 0 || a->iteration_cb < 0 ||
+	    a->qemu_cb < 0)
 		goto err_close;
 	/* what happened while nobody watched */
 	a->just_connected = true;
@@ -669,7 +727,7 @@ int main(int argc, char **argv)
 	const char *roam_port = "roam-port", *uplink = NULL;
 	struct agent a = {
 		.uri = "qemu:///system", .interval_ms = 2000,
-		.lifecycle_cb = -1, .job_cb = -1, .iteration_cb = -1,
+		.lifecycle_cb = -1, .job_cb = -1, .iteration_cb = -1, .qemu_cb = -1,
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, rc = 1;

@@ -23,6 +23,8 @@ struct guest {
 	char *name;
 	char *records;		/* the <port-records> element, or NULL */
 	struct timeline tl;
+	long long qemu_stop_ms;	/* QEMU's stamp of a stop libvirt has not
+				 * told of yet (agent.c), or 0 */
 	struct switchover sw;	/* an incoming guest's announcements */
 	struct detour dt;	/* a leaving guest's redirects */
 };

@@ -13,9 +13,15 @@ each other (clocksync.py).  For each migration, one line:
   N: downtime D ms (libvirt's L ms); TCP gap G ms, from the pause -B ms
      to the resume +A ms; UDP gap ...; first frame to the guest F ms
      after the resume, from it H ms after[; its first answer entered its
-     tap E ms after the resume]; TCP gap / downtime R
+     tap E ms after the resume]; TCP gap / downtime R[; QEMU's pause Q ms,
+     its stop S ms before the pause event, its resume T ms before the
+     resume event; TCP gap / QEMU's pause P]
 
-D is the destination's resume event less the source's pause event.  A
+D is the destination's resume event less the source's pause event.
+Both are libvirt's events as the agent got them, and libvirt's own
+downtime L counts from when it handled QEMU's stop; Q is the time
+between QEMU's own stamps of the stop and the resume (its STOP and
+RESUME events, which the agent's timelines keep when it got them).  A
 gap that begins before the pause is time the guest's answers stopped
 while it still ran (the end of the memory copy); its end after the
 resume is the guest's time to answer once running (up to H: the first
@@ -61,9 +67,9 @@ def read_timelines(out, mode):
 
 def migrations(records):
     """(pause, resume, libvirt's downtime, first frame to the guest,
-    first frame from it) of each
+    first frame from it, QEMU's stop, QEMU's resume) of each
     migration that completed: a source's pause, and the first resume
-    on the other host after it."""
+    on the other host after it (QEMU's stamps None when missing)."""
     found = []
     for host, src in records:
         pause = src["at"].get("guest paused")
@@ -79,7 +85,9 @@ def migrations(records):
         # libvirt's downtime: the source's job-completed event
         found.append((pause, resume, src.get("downtime_ms", dst.get("downtime_ms")),
                       dst["at"].get("first frame to the guest here"),
-                      dst["at"].get("first frame from the guest here")))
+                      dst["at"].get("first frame from the guest here"),
+                      src["at"].get("QEMU stopped the guest"),
+                      dst["at"].get("QEMU resumed the guest")))
     return sorted(found, key=lambda m: m[0])
 
 
@@ -129,7 +137,7 @@ def main():
     into = answers_into_taps(out, mode)
     if not found:
         die(f"no completed migration in {out}'s {mode} timelines")
-    for i, (pause, resume, libvirt, first, heard) in enumerate(found, 1):
+    for i, (pause, resume, libvirt, first, heard, qstop, qresume) in enumerate(found, 1):
         tcp = largest_gap(times["t"], pause, resume)
         udp = largest_gap(times["u"], pause, resume)
         line = (f"{i}: downtime {resume - pause:.0f} ms (libvirt's {libvirt} ms); "
@@ -150,6 +158,12 @@ def main():
             line += f"; its first answer entered its tap {entered[j] - resume:.0f} ms after the resume"
         if tcp is not None and resume > pause:
             line += f"; TCP gap / downtime {tcp[0] / (resume - pause):.2f}"
+        if qstop is not None and qresume is not None and qresume > qstop:
+            line += (f"; QEMU's pause {qresume - qstop:.0f} ms, its stop "
+                     f"{pause - qstop:.0f} ms before the pause event, its resume "
+                     f"{resume - qresume:.0f} ms before the resume event")
+            if tcp is not None:
+                line += f"; TCP gap / QEMU's pause {tcp[0] / (qresume - qstop):.2f}"
         print(line)
 
 

@@ -99,6 +99,15 @@ check_output "gapmap: when the guest's first answer entered its tap" \
 	"its first answer entered its tap 100 ms after the resume" \
 	eval "python3 '$gapmap' '$out' redirect | grep -o 'its first answer entered its tap [0-9]* ms after the resume'"
 rm "$out/up2.redirect.tapin.5.pcap"
+# QEMU's own stamps: its stop 200 ms before libvirt's pause event, its
+# resume 30 ms before libvirt's resume event
+sed -i 's/"t": 980}/&, {"what": "QEMU stopped the guest", "t": 780}/' \
+	"$out/timeline.redirect.host1.json"
+sed -i 's/"t": 2300}/&, {"what": "QEMU resumed the guest", "t": 2270}/' \
+	"$out/timeline.redirect.host2.json"
+check_output "gapmap: QEMU's pause, from its own stamps" \
+	"QEMU's pause 1490 ms, its stop 200 ms before the pause event, its resume 30 ms before the resume event; TCP gap / QEMU's pause 0.91" \
+	eval "python3 '$gapmap' '$out' redirect | grep -o \"QEMU's pause .*\""
 echo '{"role": "source", "events": [{"what": "guest paused", "t": 5000}, {"what": "migration failed, guest resumed here", "t": 6000}]}' \
 	>>"$out/timeline.redirect.host1.json"
 check_output "gapmap: a failed migration is no migration" 1 \

@@ -46,6 +46,9 @@ for h in 1 2; do
 done
 cp "$AGENT_TIMELINE" "$ROAM_SHARED/out/timeline.$mode.host1.json"
 peer "cp '$AGENT_TIMELINE' \"\$ROAM_SHARED/out/timeline.$mode.host2.json\""
+# where each migration's largest gap falls, against libvirt's events and
+# QEMU's own stamps of the stop and the resume (gapmap.py)
+tap_diag "$(python3 gapmap.py "$ROAM_SHARED/out" "$mode" 2>&1)"
 check "host 1: the agent stops" systemctl stop roam-migrate-agent
 check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent; rm -f '$AGENT_DEFAULTS'"
 rm -f "$AGENT_DEFAULTS"
