@@ -85,42 +85,46 @@ check "the console check names it" \
 	grep -q 'console not clean' "$out/splat.out"
 check "and shows the line" grep -q 'roam-harness-break' "$out/splat.out"
 
+# retried NAME JOB [ARG]: run breaks/JOB ARG under --guest --retry-crash,
+# its output in $out/NAME.out and .err; its exit status in $rc.
+retried() {
+	rc=0
+	"$vm_run" --guest --retry-crash --timeout 300 \
+		"$top/tests/harness/breaks/$2" ${3:+"$3"} >"$out/$1.out" 2>"$out/$1.err" || rc=$?
+}
+
+# twice NAME WHAT LINE: run NAME failed with status 3 after two attempts,
+# each of which printed LINE, the first kept as comments.
+twice() {
+	check_eq "$2 fails the run with status 3" 3 "$rc"
+	check_eq "after two attempts, the first kept as comments" 1 \
+		"$(grep -c "^# attempt 1| $3" "$out/$1.out")"
+	check_eq "the second streamed" 1 "$(grep -c "^$3" "$out/$1.out")"
+	check "the harness said why it tried again" grep -q 'attempt 2' "$out/$1.err"
+}
+
+# once NAME WHAT: run NAME failed with status 1 after one attempt.
+once() {
+	check_eq "$2 fails with 1" 1 "$rc"
+	check_eq "after one attempt only" 1 "$(grep -c '^job start' "$out/$1.out")"
+	check_fails "with no second" grep -q 'attempt 2' "$out/$1.err"
+}
+
 # 3. --retry-crash: a host crash (sysrq c) with nested guests given.
-rc=0
-"$vm_run" --guest --retry-crash --timeout 300 \
-	"$top/tests/harness/breaks/crash.sh" >"$out/crash.out" 2>"$out/crash.err" || rc=$?
-check_eq "a crash under nested guests fails the run with status 3" 3 "$rc"
-check_eq "after two attempts, the first kept as comments" 1 \
-	"$(grep -c '^# attempt 1| job start' "$out/crash.out")"
-check_eq "the second streamed" 1 "$(grep -c '^job start' "$out/crash.out")"
-check "the harness said why it tried again" grep -q 'attempt 2' "$out/crash.err"
+retried crash crash.sh
+twice crash "a crash under nested guests" "job start"
 check_fails "the job never went on past its crash" \
 	grep -q 'job survived' "$out/crash.out"
-rc=0
-"$vm_run" --guest --retry-crash --timeout 300 \
-	"$top/tests/harness/breaks/crash.sh" ours >"$out/ours.out" 2>"$out/ours.err" || rc=$?
-check_eq "a crash whose console names our module fails with 1" 1 "$rc"
-check_eq "after one attempt only" 1 "$(grep -c 'job start' "$out/ours.out")"
-check_fails "with no second" grep -q 'attempt 2' "$out/ours.err"
+retried ours crash.sh ours
+once ours "a crash whose console names our module"
 
 # 4. --retry-crash: a job that fails after KVM failed a nested guest
 #    (roam_guest_fault), and one whose guest's failure predates its QEMU.
-rc=0
-"$vm_run" --guest --retry-crash --timeout 300 \
-	"$top/tests/harness/breaks/guest-fault.sh" >"$out/fault.out" 2>"$out/fault.err" || rc=$?
-check_eq "a job failing after a guest's KVM failure fails with status 3" 3 "$rc"
-check_eq "after two attempts, the first kept as comments" 1 \
-	"$(grep -c '^# attempt 1| job: KVM failed the guest' "$out/fault.out")"
-check_eq "the second streamed" 1 "$(grep -c '^job: KVM failed the guest' "$out/fault.out")"
+retried fault guest-fault.sh
+twice fault "a job failing after a guest's KVM failure" "job: KVM failed the guest"
 check "the harness named the line" \
 	grep -q '^# guest fault: roam-host1: roam-break: .*KVM: injection failed' "$out/fault.out"
-check "and said why it tried again" grep -q 'attempt 2' "$out/fault.err"
-rc=0
-"$vm_run" --guest --retry-crash --timeout 300 \
-	"$top/tests/harness/breaks/guest-fault.sh" earlier >"$out/earlier.out" \
-	2>"$out/earlier.err" || rc=$?
-check_eq "a KVM failure before the guest's last start is not its own: status 1" 1 "$rc"
-check_eq "after one attempt only" 1 "$(grep -c '^job start' "$out/earlier.out")"
-check_fails "with no second" grep -q 'attempt 2' "$out/earlier.err"
+retried earlier guest-fault.sh earlier
+once earlier "a KVM failure before the guest's last start, not its own,"
 
 tap_done
