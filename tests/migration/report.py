@@ -151,12 +151,15 @@ def panel_data(path, came, sent, lost, t0, t1):
 
 def print_timelines(tl):
     print("Each migration with the redirect, as the hosts' agents recorded it"
-          " (ms after the first event; each host's own clock):")
-    for r in sorted(tl, key=lambda r: r["events"][0]["t"] if r["events"] else 0):
+          " (ms after the first event, in time order; each host's own clock):")
+    # in time order: QEMU's stamps, and the kernel's, come earlier than
+    # the agent learnt of them
+    for r in sorted(tl, key=lambda r: min(e["t"] for e in r["events"]) if r["events"] else 0):
         if not r["events"]:
             continue
-        t0 = r["events"][0]["t"]
-        steps = ", ".join(f"{e['what']} +{e['t'] - t0}" for e in r["events"])
+        events = sorted(r["events"], key=lambda e: e["t"])
+        t0 = events[0]["t"]
+        steps = ", ".join(f"{e['what']} +{e['t'] - t0}" for e in events)
         down = f", downtime {r['downtime_ms']} ms" if "downtime_ms" in r else ""
         print(f"  {r['host']} ({r['role']}){down}: {steps}")
 

@@ -153,7 +153,8 @@ for mode in ("redirect", "baseline"):
 with open(f"{d}/timeline.redirect.host1.json", "w") as f:
     json.dump({"host": "roam-host1", "role": "source", "events": [
         {"what": "guest paused", "t": 1000},
-        {"what": "first frame redirected to the uplink", "t": 1020}]}, f)
+        {"what": "first frame redirected to the uplink", "t": 1020},
+        {"what": "QEMU stopped the guest", "t": 990}]}, f)
 with open(f"{d}/timeline.redirect.host2.json", "w") as f:
     json.dump({"host": "roam-host2", "role": "destination", "events": [
         {"what": "guest resumed", "t": 2300}]}, f)
@@ -161,6 +162,9 @@ PY
 check_output "report: with the redirect, the pause's datagrams all answered after the resume" \
 	"First migration, with the redirect: paused 1300 ms, redirected 20 ms after the pause; 131 datagrams sent during the pause, 131 answered after the resume, 0 lost." \
 	eval "python3 '$report' '$rep' | grep '^First migration, with the redirect'"
+check_output "report: each timeline in time order, QEMU's stop (recorded last) first" \
+	"  roam-host1 (source): QEMU stopped the guest +0, guest paused +10, first frame redirected to the uplink +30" \
+	eval "python3 '$report' '$rep' | grep '^  roam-host1'"
 check_output "report: without the agents, the run of losses" \
 	"First migration, without the agents: 160 datagrams lost in a row from the first loss." \
 	eval "python3 '$report' '$rep' | grep '^First migration, without'"
