@@ -53,8 +53,8 @@
 # the datapath did not load or a host failed; 3 if a host's kernel crashed
 # while nested guests ran (--guest) and its report names no roamswitch
 # frame, or if the job failed with every kernel clean after a nested
-# guest's KVM failure (roam_guest_fault); 124 on timeout; 130 on Ctrl-C.  Harness messages go to stderr
-# only.
+# guest's KVM failure (roam_guest_fault); 124 on timeout; 130 on Ctrl-C.
+# Harness messages go to stderr only.
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
 # ROAM_DATAPATH, ROAM_DEBUG_KERNEL, ROAM_BOOT, ROAM_ADDR, ROAM_PEER,
