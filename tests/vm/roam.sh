@@ -71,9 +71,12 @@ roam_get() {
 }
 
 # roam_guest_fault DOMAIN: DOMAIN's QEMU here logged, since its last
-# start, that KVM itself failed it (an interrupt it could not inject, a
-# vCPU run or entry that failed): the nested SVM that TCG emulates for
-# the host, not the switch (README.md, "Nested guests under TCG").  If so,
+# start, that KVM could not run it on: an interrupt no vCPU of the guest
+# took ("MSI lost": its CPU had stopped, a triple fault with nothing on
+# its console), a vCPU run or entry that failed.  That is the nested SVM
+# that TCG emulates for the host, not the switch, which can neither stop
+# a guest's CPU nor silence its kernel (README.md, "Nested guests under
+# TCG").  If so,
 # print that line and add it to $ROAM_SHARED/guest-fault: a job that then
 # fails is run once more under vm-run --retry-crash; true if it did.
 ROAM_KVM_FAULT_ERE='KVM: injection failed|KVM internal error|kvm run failed'
