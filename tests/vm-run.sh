@@ -17,15 +17,18 @@
 #   --guest                 also build the nested test guest
 #                           (images/build-guest.sh) and give it to the
 #                           hosts in $ROAM_GUEST
-#   --retry-crash           with --guest: when a host's kernel crashes
-#                           and its report names no roamswitch frame, or
+#   --retry-crash[=N]       with --guest: when a host's kernel crashes
+#                           and its report names no roamswitch frame, a
+#                           host resets itself (a triple fault, QEMU's
+#                           log says) with no splat on its console, or
 #                           the job fails after a nested guest's QEMU
 #                           logged that KVM failed it (roam_guest_fault),
-#                           run everything once more (the first attempt's
-#                           output kept as "# attempt 1| " comments): the
-#                           TCG nested-SVM fault README.md describes
-#                           ("Nested guests under TCG") strikes hosts
-#                           running nested guests at random
+#                           run everything again, up to N attempts in
+#                           all (default 2; the earlier attempts' output
+#                           kept as "# attempt K| " comments): the TCG
+#                           nested-SVM fault README.md describes ("Nested
+#                           guests under TCG") strikes hosts running
+#                           nested guests at random
 #   --out DIR               at the end, whatever the outcome, copy what
 #                           the hosts wrote into $ROAM_SHARED/out to DIR
 #                           (made if missing: results for the build
@@ -52,8 +55,10 @@
 # kernel log or a console was not clean, a host left no kernel-log verdict,
 # the datapath did not load or a host failed; 3 if a host's kernel crashed
 # while nested guests ran (--guest) and its report names no roamswitch
-# frame, or if the job failed with every kernel clean after a nested
-# guest's KVM failure (roam_guest_fault); 124 on timeout; 130 on Ctrl-C.
+# frame, if such a host reset itself in a triple fault with no splat on
+# its console, or if the job failed with every kernel clean after a
+# nested guest's KVM failure (roam_guest_fault); 124 on timeout; 130 on
+# Ctrl-C.
 # Harness messages go to stderr only.
 #
 # Inside the hosts the script sees ROAM_HOST, ROAM_HOST_INDEX, ROAM_HOSTS,
@@ -112,7 +117,14 @@ while [ $# -gt 0 ]; do
 		continue
 		;;
 	--retry-crash)
-		retry_crash=1
+		retry_crash=2
+		shift
+		continue
+		;;
+	--retry-crash=*)
+		retry_crash=${1#*=}
+		[[ "$retry_crash" =~ ^[1-9][0-9]?$ ]] ||
+			die "--retry-crash=N takes a number of attempts, 1 to 99, not '$retry_crash'"
 		shift
 		continue
 		;;
@@ -171,26 +183,29 @@ flavour=host
 
 need_root "${args_given[@]}"
 
-# --retry-crash: this script again, without the option, buffered; once
-# more, streamed, if the first attempt ended in exit status 3.
-if [ "$retry_crash" -eq 1 ]; then
+# --retry-crash: this script again, without the option, buffered, as
+# long as an attempt ends in exit status 3 and attempts are left; the
+# last one streamed.
+if [ "$retry_crash" -gt 0 ]; then
 	[ "$guest" -eq 1 ] || die "--retry-crash is for runs with nested guests (--guest)"
 	again=()
 	for a in "${args_given[@]}"; do
-		[ "$a" = --retry-crash ] || again+=("$a")
+		[[ "$a" = --retry-crash || "$a" = --retry-crash=* ]] || again+=("$a")
 	done
-	first=$(mktemp)
-	rc=0
-	"$0" "${again[@]}" >"$first" || rc=$?
-	if [ "$rc" -ne 3 ]; then
-		cat "$first"
-		rm -f "$first"
-		exit "$rc"
-	fi
-	echo "# attempt 1 ended in the TCG nested-SVM fault, as its error says (README.md, \"Nested guests under TCG\"): its output, then attempt 2"
-	sed 's/^/# attempt 1| /' "$first"
-	rm -f "$first"
-	step "TCG's nested-SVM fault under nested guests: attempt 2"
+	for ((attempt = 1; attempt < retry_crash; attempt++)); do
+		earlier=$(mktemp)
+		rc=0
+		"$0" "${again[@]}" >"$earlier" || rc=$?
+		if [ "$rc" -ne 3 ]; then
+			cat "$earlier"
+			rm -f "$earlier"
+			exit "$rc"
+		fi
+		echo "# attempt $attempt ended in the TCG nested-SVM fault, as its error says (README.md, \"Nested guests under TCG\"): its output, then attempt $((attempt + 1))"
+		sed "s/^/# attempt $attempt| /" "$earlier"
+		rm -f "$earlier"
+		step "TCG's nested-SVM fault under nested guests: attempt $((attempt + 1)) of $retry_crash"
+	done
 	exec "$0" "${again[@]}"
 fi
 apt_install qemu-system-x86 qemu-utils cloud-image-utils
@@ -356,6 +371,9 @@ start_host() {
 	# oops=panic on every kernel: the first oops stops the host (QEMU
 	# exits, -no-reboot), the report below shows it, and the run fails
 	# at once instead of cascading into more oopses until the timeout.
+	# A host that resets without a word on its console exits the same
+	# way; QEMU's reset log (-d cpu_reset) says whether a triple fault
+	# did it (host_triple_fault).
 	append="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic net.ifnames=0"
 	append+=" roam.index=$i roam.hosts=$hosts roam.boot=$boot"
 	[ "$boot" = full ] || append+=" init=/usr/local/sbin/roam-init"
@@ -363,6 +381,7 @@ start_host() {
 	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=$tcg_thread"
 		-cpu "EPYC,+svm,+npt" -smp 2 -m "$mem" -nic none -nodefaults
 		-no-user-config -display none -monitor none -no-reboot
+		-d cpu_reset -D "$run/host$i.resets.log"
 		-uuid "9d2c0a4e-726f-616d-0000-00000000000$i" -snapshot
 		-kernel "$image/bzImage" -append "$append"
 		-drive "file=$image/rootfs.img,format=raw,if=virtio"
@@ -436,6 +455,13 @@ crash_report() {
 	fi
 }
 
+# host_triple_fault I: QEMU logged that host I's CPU triple-faulted, the
+# reset that a kernel whose stack broke past its double-fault handler
+# gets, with no report of its own (-no-reboot makes it QEMU's exit).
+host_triple_fault() {
+	grep -q -F 'Triple fault' "$run/host$1.resets.log" 2>/dev/null
+}
+
 boot_start=$(date +%s)
 step "booting $hosts host(s): $flavour kernel, $boot boot, datapath $datapath" \
 	"($(basename "$image"), run $run)"
@@ -481,6 +507,15 @@ while :; do
 				printf 'roam: error: host %s crashed with nested guests running, no roamswitch frame in its report (logs in %s)\n' \
 					"$i" "$ROAM_CACHE/run/last-failure" >&2
 				exit 3
+			fi
+			if [ "$crashed" -eq 0 ] && host_triple_fault "$i"; then
+				why="host $i reset itself in a triple fault, no splat on its console"
+				if [ "$guest" -eq 1 ]; then
+					printf 'roam: error: %s, nested guests running (logs in %s)\n' \
+						"$why" "$ROAM_CACHE/run/last-failure" >&2
+					exit 3
+				fi
+				die "$why (logs in $ROAM_CACHE/run/last-failure)"
 			fi
 			die "host $i stopped before the script finished (console above; logs in $ROAM_CACHE/run/last-failure)"
 		fi

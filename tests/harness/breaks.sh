@@ -11,7 +11,9 @@
 #     once more, and no more; a crash that names our module is not
 #     retried; a job that fails after a nested guest's QEMU logged a
 #     KVM failure since its last start runs once more too, but not for
-#     a failure logged before that start.
+#     a failure logged before that start; --retry-crash=3 runs a job
+#     whose host reset itself in a triple fault three times, but one
+#     whose host reset itself by its keyboard controller once.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/tap.sh
@@ -85,22 +87,29 @@ check "the console check names it" \
 	grep -q 'console not clean' "$out/splat.out"
 check "and shows the line" grep -q 'roam-harness-break' "$out/splat.out"
 
-# retried NAME JOB [ARG]: run breaks/JOB ARG under --guest --retry-crash,
-# its output in $out/NAME.out and .err; its exit status in $rc.
+# retried NAME JOB [ARG]: run breaks/JOB ARG under --guest and
+# $retry_opt (--retry-crash unless set), its output in $out/NAME.out and
+# .err; its exit status in $rc.
 retried() {
 	rc=0
-	"$vm_run" --guest --retry-crash --timeout 300 \
+	"$vm_run" --guest "${retry_opt:---retry-crash}" --timeout 300 \
 		"$top/tests/harness/breaks/$2" ${3:+"$3"} >"$out/$1.out" 2>"$out/$1.err" || rc=$?
 }
 
-# twice NAME WHAT LINE: run NAME failed with status 3 after two attempts,
-# each of which printed LINE, the first kept as comments.
+# twice NAME WHAT LINE [N]: run NAME failed with status 3 after N
+# attempts (default 2), each of which printed LINE, all but the last kept
+# as comments.
 twice() {
+	local n=${4:-2} k
+
 	check_eq "$2 fails the run with status 3" 3 "$rc"
-	check_eq "after two attempts, the first kept as comments" 1 \
-		"$(grep -c "^# attempt 1| $3" "$out/$1.out")"
-	check_eq "the second streamed" 1 "$(grep -c "^$3" "$out/$1.out")"
-	check "the harness said why it tried again" grep -q 'attempt 2' "$out/$1.err"
+	for ((k = 1; k < n; k++)); do
+		check_eq "attempt $k of $n kept as comments" 1 \
+			"$(grep -c "^# attempt $k| $3" "$out/$1.out")"
+	done
+	check_fails "no attempt beyond $n" grep -q "^# attempt $n| " "$out/$1.out"
+	check_eq "the last streamed" 1 "$(grep -c "^$3" "$out/$1.out")"
+	check "the harness said why it tried again" grep -q "attempt $n of $n" "$out/$1.err"
 }
 
 # once NAME WHAT: run NAME failed with status 1 after one attempt.
@@ -126,5 +135,17 @@ check "the harness named the line" \
 	grep -q '^# guest fault: roam-host1: roam-break: .*KVM: injection failed' "$out/fault.out"
 retried earlier guest-fault.sh earlier
 once earlier "a KVM failure before the guest's last start, not its own,"
+
+# 5. --retry-crash=3: a host that resets itself in a triple fault (QEMU's
+#    reset log), and one reset by its keyboard controller, no fault.
+retry_opt=--retry-crash=3
+retried triple reset.sh triple
+twice triple "a triple fault under nested guests" "job start" 3
+check "the harness named the triple fault" \
+	grep -q 'reset itself in a triple fault' "$out/triple.err"
+retried kbd reset.sh kbd
+once kbd "a reset with no fault"
+check_fails "not named a triple fault" \
+	grep -q 'triple fault' "$out/kbd.err"
 
 tap_done
