@@ -73,6 +73,11 @@
 # rest use what it leaves).
 # ROAM_TCG_THREAD=multi|single picks QEMU's TCG threading for the hosts
 # (default multi: one thread per vCPU).
+# ROAM_ICOUNT=SHIFT runs the hosts on QEMU's instruction counter (-icount
+# shift=SHIFT,sleep=off, single-threaded TCG): their clocks advance 2^SHIFT
+# ns per instruction their vCPUs execute and skip their idle time, so a
+# rate measured inside them counts instructions, whatever else the build
+# machine runs (the bench's --icount).
 # ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
 # building the image; for debugging the harness itself.
 #
@@ -361,6 +366,16 @@ case $tcg_thread in
 multi | single) ;;
 *) die "ROAM_TCG_THREAD must be multi or single, not '$tcg_thread'" ;;
 esac
+icount=() cpus=2
+if [ -n "${ROAM_ICOUNT:-}" ]; then
+	[[ "$ROAM_ICOUNT" =~ ^[0-9]$ ]] ||
+		die "ROAM_ICOUNT must be a shift from 0 to 9, not '$ROAM_ICOUNT'"
+	[ "$tcg_thread" = single ] || [ -z "${ROAM_TCG_THREAD:-}" ] ||
+		die "ROAM_ICOUNT needs single-threaded TCG, not ROAM_TCG_THREAD=$tcg_thread"
+	tcg_thread=single
+	icount=(-icount "shift=$ROAM_ICOUNT,sleep=off")
+	cpus=1
+fi
 
 start_host() {
 	local i=$1 append args
@@ -379,9 +394,9 @@ start_host() {
 	[ "$boot" = full ] || append+=" init=/usr/local/sbin/roam-init"
 	[ "$debug" -eq 0 ] || append+=" panic_on_warn=1 kmemleak=on"
 	args=(-name "roam-host$i" -machine q35 -accel "tcg,thread=$tcg_thread"
-		-cpu "EPYC,+svm,+npt" -smp 2 -m "$mem" -nic none -nodefaults
+		-cpu "EPYC,+svm,+npt" -smp "$cpus" -m "$mem" -nic none -nodefaults
 		-no-user-config -display none -monitor none -no-reboot
-		-d cpu_reset -D "$run/host$i.resets.log"
+		-d cpu_reset -D "$run/host$i.resets.log" ${icount[@]+"${icount[@]}"}
 		-uuid "9d2c0a4e-726f-616d-0000-00000000000$i" -snapshot
 		-kernel "$image/bzImage" -append "$append"
 		-drive "file=$image/rootfs.img,format=raw,if=virtio"

@@ -17,6 +17,8 @@ misses delivered to a listener per second), and writes:
     module, and with few rounds the median can be one of those, while the
     best rounds are what each module can do;
   - DIR/bench.json, the same for machines, with every round's figure;
+  - before the table, and in bench.json, the clock the rates were taken
+    on, which bench.sh writes in DIR/clock (absent: not said);
   - with gnuplot: DIR/sweep.png (median rate against the number of masks,
     both modules, of the masks-N cases) and DIR/CASE.png per case (every
     round of every switch).
@@ -221,9 +223,14 @@ def main():
     if not os.path.isdir(directory):
         fail("no directory " + directory)
     cases = summarize(load(directory))
+    clock = None
+    if os.path.exists(os.path.join(directory, "clock")):
+        with open(os.path.join(directory, "clock")) as f:
+            clock = f.read().strip()
+        print("clock: " + clock)
     table(cases)
     with open(os.path.join(directory, "bench.json"), "w") as f:
-        json.dump({"cases": cases}, f, indent=1)
+        json.dump({"clock": clock, "cases": cases}, f, indent=1)
         f.write("\n")
     if plots:
         plot(directory, cases)

@@ -54,6 +54,18 @@ print(" ".join(str(c["ratio_best"]) for c in json.load(open(sys.argv[1]))["cases
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 check_output "the table shows the best rounds' ratio of masks-64" "0.750" \
 	awk '$1 == "masks-64" { print $NF }' "$scratch/out"
+check_output "no clock file, no clock said" "None" python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["clock"])' "$scratch/good/bench.json"
+echo "the instruction counter" >"$scratch/good/clock"
+check "with a clock file, a whole set still makes a report" \
+	eval "'$report' '$scratch/good' --no-plots >'$scratch/out'"
+check_output "the clock bench.sh names is the report's first line" \
+	"clock: the instruction counter" sed -n 1p "$scratch/out"
+check_output "... and in bench.json" "the instruction counter" python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["clock"])' "$scratch/good/bench.json"
+rm "$scratch/good/clock"
 
 mkdir "$scratch/half"
 row masks-1 1 ours 1 90 >"$scratch/half/forwarding.jsonl"

@@ -5,10 +5,11 @@
 #
 # Forwarding rate, ours against the in-tree module, in this one boot.
 #
-#   pktgen                          host                          counted
+#                        pktgen                                   counted
 #   [gen0]<--veth-->[p1]--(1)-- dp0 --(2)--[p2]<--veth-->[sink0]
+#   (p1's peer, idle)  (pktgen hands its frames to p1's receive path)
 #
-# pktgen sends 64-byte UDP frames on gen0; the cases differ in the flows
+# pktgen sends 64-byte UDP frames into p1; the cases differ in the flows
 # and in which fields of the frames vary.
 #   masks-N        N masks: N - 1 flows on masks no frame matches,
 #                  installed first, then the one flow that carries the
@@ -41,6 +42,8 @@
 . ./rounds.sh
 # shellcheck source=../pktgen.sh
 . ./pktgen.sh
+# pktgen hands its frames to p1's receive path, not to gen0 (pktgen.sh)
+pktgen_into=p1
 
 masks_list=${BENCH_MASKS:-1 4 16 64 256}
 rounds=${BENCH_ROUNDS:-3}

@@ -6,8 +6,9 @@
 # L2 forwarding on four switches in this one boot: ours, the in-tree
 # module, the Linux bridge and tc flower, each between the same two veths.
 #
-#   pktgen                          host                          counted
+#                        pktgen                                   counted
 #   [gen0]<--veth-->[p1]-- switch --[p2]<--veth-->[sink0]
+#   (p1's peer, idle)  (pktgen hands its frames to p1's receive path)
 #
 # Frames go to destination MACs from 02:00:00:00:10:00 up, from random
 # UDP source ports, and every switch sends a frame by its destination MAC
@@ -30,6 +31,8 @@
 . ./rounds.sh
 # shellcheck source=../pktgen.sh
 . ./pktgen.sh
+# pktgen hands its frames to p1's receive path, not to gen0 (pktgen.sh)
+pktgen_into=p1
 
 rounds=${BENCH_ROUNDS:-3}
 results=$ROAM_SHARED/out/l2.jsonl
