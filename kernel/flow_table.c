@@ -1027,18 +1027,15 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table)
 struct rsw_flow *rsw_flow_alloc(void)
 {
 	struct rsw_flow *flow;
-	int cpu;
 
 	flow = kmem_cache_zalloc(flow_cache, GFP_KERNEL);
 	if (!flow)
 		return NULL;
-	flow->stats = alloc_percpu(struct rsw_flow_stats);
+	flow->stats = rsw_flow_stats_get(&flow->stats_block);
 	if (!flow->stats) {
 		kmem_cache_free(flow_cache, flow);
 		return NULL;
 	}
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(flow->stats, cpu)->syncp);
 	return flow;
 }
 
@@ -1050,7 +1047,7 @@ static void flow_free_rcu(struct rcu_head *head)
 	acts = rcu_dereference_protected(flow->acts, true);
 	if (acts)
 		rsw_actions_free(acts);
-	free_percpu(flow->stats);
+	rsw_flow_stats_put(flow->stats, flow->stats_block);
 	kmem_cache_free(flow_cache, flow);
 }
 
@@ -1156,4 +1153,5 @@ void rsw_flow_table_module_uninit(void)
 	/* Flows freed by RCU callbacks must be back in the cache first. */
 	rcu_barrier();
 	kmem_cache_destroy(flow_cache);
+	rsw_flow_stats_uninit();
 }

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include "flow_key.h"
+#include "flow_stats.h"
 
 #define RSW_UFID_MAX_BYTES 16
 
@@ -63,15 +64,6 @@ struct rsw_flow_id {
 	u8 bytes[RSW_UFID_MAX_BYTES];
 };
 
-/* Per-CPU flow counters, summed when userspace asks. */
-struct rsw_flow_stats {
-	u64 packets;
-	u64 bytes;
-	unsigned long used;	/* jiffies of the last packet, 0 = never */
-	__be16 tcp_flags;	/* union of the flags seen */
-	struct u64_stats_sync syncp;
-};
-
 struct rsw_flow_actions;
 
 struct rsw_flow {
@@ -94,7 +86,8 @@ struct rsw_flow {
 	struct rsw_flow_key unmasked;	/* the key as userspace gave it */
 	struct rsw_flow_id id;
 	struct rsw_flow_actions __rcu *acts;
-	struct rsw_flow_stats __percpu *stats;
+	struct rsw_flow_stats __percpu *stats;	/* a slot of @stats_block */
+	struct rsw_stats_block *stats_block;
 	u32 dump_index;			/* in table->all; set on insert */
 	struct rcu_head rcu;
 };
