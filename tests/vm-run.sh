@@ -74,10 +74,11 @@
 # ROAM_TCG_THREAD=multi|single picks QEMU's TCG threading for the hosts
 # (default multi: one thread per vCPU).
 # ROAM_ICOUNT=SHIFT runs the hosts on QEMU's instruction counter (-icount
-# shift=SHIFT,sleep=off, single-threaded TCG): their clocks advance 2^SHIFT
-# ns per instruction their vCPUs execute and skip their idle time, so a
-# rate measured inside them counts instructions, whatever else the build
-# machine runs (the bench's --icount).
+# shift=SHIFT,sleep=off, single-threaded TCG, one vCPU: two hung in the
+# second CPU's bring-up): their clocks advance 2^SHIFT ns per instruction
+# executed and skip their idle time, so a rate measured inside them
+# counts instructions, whatever else the build machine runs (the bench's
+# clock unless it is given --wall).
 # ROAM_IMAGE=DIR boots DIR (an images/build-host.sh output) instead of
 # building the image; for debugging the harness itself.
 #

@@ -224,8 +224,9 @@ def main():
         fail("no directory " + directory)
     cases = summarize(load(directory))
     clock = None
-    if os.path.exists(os.path.join(directory, "clock")):
-        with open(os.path.join(directory, "clock")) as f:
+    clock_file = os.path.join(directory, "clock")
+    if os.path.exists(clock_file):
+        with open(clock_file) as f:
             clock = f.read().strip()
         print("clock: " + clock)
     table(cases)

@@ -77,8 +77,8 @@ roam_get() {
 # that TCG emulates for the host, not the switch, which can neither stop
 # a guest's CPU nor silence its kernel (README.md, "Nested guests under
 # TCG").  If so, print that line and add it to $ROAM_SHARED/guest-fault:
-# a job that then fails is run once more under vm-run --retry-crash;
-# true if it did.
+# a job that then fails is run again under vm-run --retry-crash; true if
+# it did.
 ROAM_KVM_FAULT_ERE='KVM: injection failed|KVM internal error|kvm run failed'
 ROAM_KVM_FAULT_ERE+='|KVM: entry failed'
 roam_guest_fault() {
