@@ -675,16 +675,16 @@ out_unlock:
 }
 
 /*
- * cb->args[0] holds the table cursor (see rsw_flow_table_dump_next()).  A
- * flow that does not fit is retried in the next message.
+ * cb->args[0] holds the table cursor (see struct rsw_flow_walk).  A flow
+ * that does not fit is retried in the next message.
  */
 static int flow_cmd_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ovs_header *ovs_header = genlmsg_data(nlmsg_data(cb->nlh));
 	struct nlattr *a[OVS_FLOW_ATTR_MAX + 1];
+	struct rsw_flow_walk walk;
 	struct rsw_datapath *dp;
 	struct rsw_flow *flow;
-	u64 pos, next;
 	u32 ufid_flags;
 	int err;
 
@@ -704,19 +704,14 @@ static int flow_cmd_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return -ENODEV;
 	}
 
-	pos = cb->args[0];
-	for (;;) {
-		next = pos;
-		flow = rsw_flow_table_dump_next(&dp->table, &next);
-		if (!flow)
-			break;
+	rsw_flow_walk_start(&walk, &dp->table, cb->args[0]);
+	while ((flow = rsw_flow_walk_next(&walk))) {
 		if (fill_info(flow, ovs_header->dp_ifindex, skb,
 			      NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			      NLM_F_MULTI, OVS_FLOW_CMD_GET, ufid_flags))
 			break;
-		pos = next;
+		cb->args[0] = rsw_flow_walk_pos(&walk);
 	}
-	cb->args[0] = pos;
 	rcu_read_unlock();
 
 	return skb->len;

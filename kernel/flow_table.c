@@ -926,19 +926,28 @@ u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table)
 	return size;
 }
 
-/* Slots reserved by an insert still under way are skipped by xa_find(). */
-struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
-					  u64 *pos)
+void rsw_flow_walk_start(struct rsw_flow_walk *walk,
+			 struct rsw_flow_table *table, u64 pos)
 {
-	unsigned long index;
+	walk->done = pos > xa_limit_31b.max;
+	walk->xas = (struct xa_state)__XA_STATE(&table->all,
+						walk->done ? 0 : pos, 0, 0);
+}
+
+/*
+ * xas_retry() passes over the zero entries of slots an insert still
+ * under way has reserved, and starts the step again from the slot the
+ * walk is at when a concurrent change moved the node it was in.
+ */
+struct rsw_flow *rsw_flow_walk_next(struct rsw_flow_walk *walk)
+{
 	struct rsw_flow *flow;
 
-	if (*pos > xa_limit_31b.max)
+	if (walk->done)
 		return NULL;
-	index = *pos;
-	flow = xa_find(&table->all, &index, xa_limit_31b.max, XA_PRESENT);
-	if (flow)
-		*pos = (u64)index + 1;
+	do {
+		flow = xas_next_entry(&walk->xas, xa_limit_31b.max);
+	} while (xas_retry(&walk->xas, flow));
 	return flow;
 }
 

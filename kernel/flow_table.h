@@ -219,23 +219,34 @@ int rsw_flow_table_set_cache_size(struct rsw_flow_table *table, u32 size);
 u32 rsw_flow_table_cache_size(const struct rsw_flow_table *table);
 
 /**
- * rsw_flow_table_dump_next - resumable iteration for dumps, under RCU
- * @table: the datapath's table
- * @pos: cursor, opaque to callers; 0 to start, then whatever the last
- *	 call left there
+ * struct rsw_flow_walk - a dump's walk over a table's flows, under RCU
+ * @xas: where the walk is in table->all
+ * @done: the cursor it started from is past every slot
  *
- * Every flow has a fixed slot in table->all for its whole life and the
- * cursor is one past the slot last returned, so a dump resumed across many
- * messages returns each flow at most once and costs O(log n) per call.
- * Flows inserted meanwhile may land before the cursor (slots are reused)
- * and be missed; removed ones stop being returned, and none is freed under
- * the caller.  The caller stores *@pos only once it has used the flow, to
- * retry it otherwise.
- *
- * Return: the next flow, valid until the RCU read side ends, or NULL.
+ * Every flow has a fixed slot in table->all for its whole life, and a
+ * dump's cursor is one past the slot of the last flow it used, so a dump
+ * resumed across many messages returns each flow at most once.  Within
+ * a message the walk goes on from the slot it is at, a step per flow;
+ * only its first step descends from the root.  Flows inserted meanwhile
+ * may land before the cursor (slots are reused) and be missed; removed
+ * ones stop being returned, and none is freed under the walk.
  */
-struct rsw_flow *rsw_flow_table_dump_next(struct rsw_flow_table *table,
-					  u64 *pos);
+struct rsw_flow_walk {
+	struct xa_state xas;
+	bool done;
+};
+
+/* Start a walk at @pos: 0, or what rsw_flow_walk_pos() gave before. */
+void rsw_flow_walk_start(struct rsw_flow_walk *walk,
+			 struct rsw_flow_table *table, u64 pos);
+/* The next flow, valid until the RCU read side ends, or NULL. */
+struct rsw_flow *rsw_flow_walk_next(struct rsw_flow_walk *walk);
+
+/* The cursor past the flow rsw_flow_walk_next() returned last. */
+static inline u64 rsw_flow_walk_pos(const struct rsw_flow_walk *walk)
+{
+	return (u64)walk->xas.xa_index + 1;
+}
 
 /* @dst = @src & @mask, over the whole key. */
 void rsw_flow_key_mask(struct rsw_flow_key *dst, const struct rsw_flow_key *src,

@@ -6,8 +6,10 @@
 # The control plane's speed, ours against the in-tree module, in this one
 # boot: bin/flow-churn (libnl-3) installs BENCH_CONTROL_FLOWS megaflows
 # (default 50,000; exact IPv4 pairs on one mask, each with a UFID), 64
-# requests to a sendmsg(), every ack read, then dumps them all once.
-# Cases "installs" and "dumps", flows per second; BENCH_ROUNDS rounds
+# requests to a sendmsg(), every ack read, then waits until the host is
+# quiet and dumps them all once, which must return every one.  Cases
+# "installs" (the CPU time the installs left to kernel workers counted
+# in) and "dumps", flows per second; BENCH_ROUNDS rounds
 # (default 3), alternating which module goes first; each measurement is a
 # line of $ROAM_SHARED/out/control.jsonl.
 
@@ -29,14 +31,16 @@ case_cleanup() {
 
 # measure DP ROUND: one run of flow-churn rate, two JSON lines.
 measure() {
-	local dp=$1 round=$2 out got ins dumped
+	local dp=$1 round=$2 out got seen ins dumped
 
 	fresh_dp p1 || return 1
 	out=$("$CHURN" rate dp0 "$flows" 64) || { echo "$out"; return 1; }
 	got=$(sed -n 's/^flows //p' <<<"$out")
+	seen=$(sed -n 's/^dumped //p' <<<"$out")
 	ins=$(sed -n 's/^installs_per_s //p' <<<"$out")
 	dumped=$(sed -n 's/^dumped_per_s //p' <<<"$out")
 	[ "$got" = "$flows" ] || { echo "installed $got of $flows: $out"; return 1; }
+	[ "$seen" = "$flows" ] || { echo "dumped $seen of $flows: $out"; return 1; }
 	if ! positive "$ins" || ! positive "$dumped"; then
 		echo "no rates: $out"
 		return 1
