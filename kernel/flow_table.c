@@ -88,11 +88,35 @@ struct rsw_mask_cache {
 	struct flow_cache_entry __percpu *flows;
 };
 
-/* What a (mask, masked key) lookup in table->flows is keyed by. */
+/*
+ * What a lookup in table->flows is keyed by: a mask and a key, which the
+ * hash and the comparison mask as they read it.
+ */
 struct match_arg {
 	const struct rsw_flow_mask *mask;
-	const struct rsw_flow_key *key;		/* already masked */
-	u32 hash;				/* range_hash(key, mask) */
+	const struct rsw_flow_key *key;
+	u32 hash;				/* range_hash(key, mask, ...) */
+};
+
+/*
+ * Words of a key hashed a block at a time: jhash mixes 3 u32s a round
+ * and keeps the last 1 to 3 for its final round.
+ */
+#define HASH_BLOCK_WORDS 3
+#define HASH_BLOCKS_MAX \
+	DIV_ROUND_UP(sizeof(struct rsw_flow_key), HASH_BLOCK_WORDS * sizeof(u32))
+
+/*
+ * What hashing a packet's key under one mask leaves for the next mask of
+ * the same walk: jhash's state after each mixed block.  A mask whose
+ * range starts where @mask's does and whose first blocks are @mask's
+ * hashes those blocks of the packet to the same state, so it resumes from
+ * there (range_hash()).
+ */
+struct range_hash_state {
+	const struct rsw_flow_mask *mask;	/* NULL: nothing to resume */
+	u32 blocks;				/* mixed blocks kept in abc */
+	u32 abc[HASH_BLOCKS_MAX][3];
 };
 
 static struct kmem_cache *flow_cache;
@@ -112,13 +136,101 @@ static void mask_hit(struct rsw_flow_mask *mask)
 	this_cpu_inc(*mask->hits);
 }
 
-static u32 range_hash(const struct rsw_flow_key *key,
-		      const struct rsw_flow_mask *mask)
+/* Mixed blocks of @mask's range: all but the last 1 to 3 words. */
+static u32 mask_blocks(const struct rsw_flow_mask *mask)
 {
-	const u32 *words = (const u32 *)((const u8 *)key + mask->start);
+	u32 words = (mask->end - mask->start) / sizeof(u32);
 
-	return jhash2(words, (mask->end - mask->start) / sizeof(u32),
-		      match_seed ^ hash32_ptr(mask));
+	return words ? (words - 1) / HASH_BLOCK_WORDS : 0;
+}
+
+/* How many of @mask's first blocks the walk's last mask shared. */
+static u32 shared_blocks(const struct range_hash_state *st,
+			 const struct rsw_flow_mask *mask, u32 blocks)
+{
+	const struct rsw_flow_mask *prev = st->mask;
+	const u32 *m, *p;
+	u32 i, n;
+
+	if (!prev || prev->start != mask->start)
+		return 0;
+	m = (const u32 *)((const u8 *)&mask->key + mask->start);
+	p = (const u32 *)((const u8 *)&prev->key + mask->start);
+	n = min(blocks, st->blocks) * HASH_BLOCK_WORDS;
+	for (i = 0; i < n; i++)
+		if (m[i] != p[i])
+			break;
+	return i / HASH_BLOCK_WORDS;
+}
+
+/*
+ * jhash's rounds over @key & @mask's key in the mask's range, masking
+ * each word as it is read: the same for a packet's key as for the flow's
+ * masked key it should find.  The start depends on the secret seed and
+ * the range's start alone, and the mask itself is mixed in only at the
+ * end, so that masks alike in their first blocks share them: with @st,
+ * the hash resumes after the blocks @st's mask had in common with @mask,
+ * and leaves its own for the next.  Masks that differ only in their L3
+ * and L4 prefixes, the usual megaflows, hash their common head once a
+ * packet.
+ */
+static u32 range_hash(const struct rsw_flow_key *key,
+		      const struct rsw_flow_mask *mask,
+		      struct range_hash_state *st)
+{
+	const u32 *k = (const u32 *)((const u8 *)key + mask->start);
+	const u32 *m = (const u32 *)((const u8 *)&mask->key + mask->start);
+	u32 words = (mask->end - mask->start) / sizeof(u32);
+	u32 blocks = mask_blocks(mask);
+	u32 a, b, c, i = 0;
+
+	if (st) {
+		i = shared_blocks(st, mask, blocks);
+		st->mask = mask;
+		st->blocks = i;
+	}
+	if (i) {
+		a = st->abc[i - 1][0];
+		b = st->abc[i - 1][1];
+		c = st->abc[i - 1][2];
+	} else {
+		a = JHASH_INITVAL + match_seed + mask->start;
+		b = a;
+		c = a;
+	}
+	for (; i < blocks; i++) {
+		const u32 *kb = k + i * HASH_BLOCK_WORDS;
+		const u32 *mb = m + i * HASH_BLOCK_WORDS;
+
+		a += kb[0] & mb[0];
+		b += kb[1] & mb[1];
+		c += kb[2] & mb[2];
+		__jhash_mix(a, b, c);
+		if (st) {
+			st->abc[i][0] = a;
+			st->abc[i][1] = b;
+			st->abc[i][2] = c;
+			st->blocks = i + 1;
+		}
+	}
+
+	k += blocks * HASH_BLOCK_WORDS;
+	m += blocks * HASH_BLOCK_WORDS;
+	switch (words - blocks * HASH_BLOCK_WORDS) {
+	case 3:
+		c += k[2] & m[2];
+		fallthrough;
+	case 2:
+		b += k[1] & m[1];
+		fallthrough;
+	case 1:
+		a += k[0] & m[0];
+		break;
+	}
+	a += mask->end;
+	b += hash32_ptr(mask);
+	__jhash_final(a, b, c);
+	return c;
 }
 
 static bool range_equal(const struct rsw_flow_key *a,
@@ -148,6 +260,25 @@ static u32 match_obj_hashfn(const void *data, u32 len, u32 seed)
 	return flow->hash ^ seed;
 }
 
+/*
+ * Whether @key, under @flow's mask, is @flow's key: the key is masked as
+ * it is read, with no copy.
+ */
+static bool flow_matches(const struct rsw_flow *flow,
+			 const struct rsw_flow_key *key)
+{
+	const struct rsw_flow_mask *mask = flow->mask;
+	const unsigned long *m = (const unsigned long *)&mask->key;
+	const unsigned long *f = (const unsigned long *)&flow->key;
+	const unsigned long *k = (const unsigned long *)key;
+	unsigned int i;
+
+	for (i = mask->start / sizeof(long); i < mask->end / sizeof(long); i++)
+		if ((k[i] & m[i]) != f[i])
+			return false;
+	return true;
+}
+
 static int match_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
 {
 	const struct rsw_flow *flow = obj;
@@ -158,8 +289,7 @@ static int match_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
 	 * tries a mask it does not match, costs no other line.
 	 */
 	return flow->hash != arg->hash || flow->mask != arg->mask ||
-	       !range_equal(&flow->key, arg->key, arg->mask->start,
-			    arg->mask->end);
+	       !flow_matches(flow, arg->key);
 }
 
 static const struct rhashtable_params match_params = {
@@ -216,20 +346,6 @@ void rsw_flow_key_mask(struct rsw_flow_key *dst, const struct rsw_flow_key *src,
 		d[i] = s[i] & m[i];
 }
 
-/* Mask only the range @mask covers; the rest of @dst is left untouched. */
-static void mask_key_range(struct rsw_flow_key *dst,
-			   const struct rsw_flow_key *src,
-			   const struct rsw_flow_mask *mask)
-{
-	const unsigned long *m = (const unsigned long *)&mask->key;
-	const unsigned long *s = (const unsigned long *)src;
-	unsigned long *d = (unsigned long *)dst;
-	unsigned int i;
-
-	for (i = mask->start / sizeof(long); i < mask->end / sizeof(long); i++)
-		d[i] = s[i] & m[i];
-}
-
 static void key_range(const struct rsw_flow_key *key, u16 *start, u16 *end)
 {
 	const unsigned long *w = (const unsigned long *)key;
@@ -247,16 +363,20 @@ static void key_range(const struct rsw_flow_key *key, u16 *start, u16 *end)
 	*end = first < 0 ? 0 : (last + 1) * sizeof(long);
 }
 
-/* The flow with @mask whose masked key matches @key, or NULL; under RCU. */
+/*
+ * The flow with @mask whose masked key matches @key, or NULL; under RCU.
+ * @st, if not NULL, carries hashing work from one mask of a walk to the
+ * next (range_hash()).
+ */
 static struct rsw_flow *masked_lookup(struct rsw_flow_table *table,
 				      const struct rsw_flow_key *key,
-				      const struct rsw_flow_mask *mask)
+				      const struct rsw_flow_mask *mask,
+				      struct range_hash_state *st)
 {
-	struct rsw_flow_key masked;
-	struct match_arg arg = { .mask = mask, .key = &masked };
+	struct match_arg arg = {
+		.mask = mask, .key = key, .hash = range_hash(key, mask, st)
+	};
 
-	mask_key_range(&masked, key, mask);
-	arg.hash = range_hash(&masked, mask);
 	return rhashtable_lookup(&table->flows, &arg, match_params);
 }
 
@@ -270,10 +390,12 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 				   u32 *n_mask_hit, u32 *index)
 {
 	u32 nr_slots = READ_ONCE(ma->nr_slots);
+	struct range_hash_state st;
 	struct rsw_flow_mask *mask;
 	struct rsw_flow *flow;
 	u32 i;
 
+	st.mask = NULL;
 	for (i = 0; i < nr_slots; i++) {
 		if (i == skip)
 			continue;
@@ -281,7 +403,7 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 		if (unlikely(!mask))
 			continue;
 		(*n_mask_hit)++;
-		flow = masked_lookup(table, key, mask);
+		flow = masked_lookup(table, key, mask, &st);
 		if (flow) {
 			mask_hit(mask);
 			*index = i;
@@ -289,26 +411,6 @@ static struct rsw_flow *scan_masks(struct rsw_flow_table *table,
 		}
 	}
 	return NULL;
-}
-
-/*
- * Whether @key, under @flow's mask, is @flow's key: mask_key_range() and
- * range_equal() in one pass, without the stack copy (a flow cache hit
- * needs no masked key for hashing).
- */
-static bool flow_matches(const struct rsw_flow *flow,
-			 const struct rsw_flow_key *key)
-{
-	const struct rsw_flow_mask *mask = flow->mask;
-	const unsigned long *m = (const unsigned long *)&mask->key;
-	const unsigned long *f = (const unsigned long *)&flow->key;
-	const unsigned long *k = (const unsigned long *)key;
-	unsigned int i;
-
-	for (i = mask->start / sizeof(long); i < mask->end / sizeof(long); i++)
-		if ((k[i] & m[i]) != f[i])
-			return false;
-	return true;
 }
 
 /*
@@ -348,7 +450,7 @@ static struct rsw_flow *mask_cache_lookup(struct rsw_flow_table *table,
 			mask = rcu_dereference(ma->masks[index]);
 			if (mask) {
 				(*n_mask_hit)++;
-				flow = masked_lookup(table, key, mask);
+				flow = masked_lookup(table, key, mask, NULL);
 				if (flow) {
 					mask_hit(mask);
 					(*n_cache_hit)++;
@@ -449,7 +551,7 @@ struct rsw_flow *rsw_flow_table_find_exact(struct rsw_flow_table *table,
 		m = rcu_dereference(ma->masks[i]);
 		if (!m || (mask && !mask_equal(m, mask, start, end)))
 			continue;
-		flow = masked_lookup(table, unmasked, m);
+		flow = masked_lookup(table, unmasked, m, NULL);
 		if (flow && !flow->id.len &&
 		    !memcmp(&flow->unmasked, unmasked, sizeof(*unmasked))) {
 			found = flow;
@@ -774,7 +876,7 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 		return PTR_ERR(m);
 	flow->mask = m;
 	rsw_flow_key_mask(&flow->key, &flow->unmasked, &m->key);
-	flow->hash = range_hash(&flow->key, m);
+	flow->hash = range_hash(&flow->key, m, NULL);
 
 	err = xa_alloc(&table->all, &flow->dump_index, NULL, xa_limit_31b,
 		       GFP_KERNEL);
