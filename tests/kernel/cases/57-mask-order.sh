@@ -25,6 +25,14 @@
 # deleted one's slot; a flush makes it a miss too.  Each packet is
 # followed to the counters of ns2's and ns3's eth0 and the datapath's
 # misses.
+# Part 3, masks alike in their first words (ours hashes a packet's key
+# under a run of such masks resuming from what the one before left:
+# kernel/flow_table.c, range_hash()), with the mask cache off: eight UDP
+# flows from 198.51.100.1 to ports 6000 to 6007, each on a mask of its
+# own that differs from the others only in the IPv4 TOS bits it matches
+# (0 in every frame), and between them masks that part from theirs early
+# (the Ethernet source) or start earlier (the recirculation id).  A frame
+# to each port must be matched by its own flow, and none missed.
 
 # shellcheck source=../netns.sh
 . ./netns.sh
@@ -34,15 +42,16 @@ case_cleanup() {
 	ns_del 1 2 3
 }
 
-# frames N COUNT [SPORT]: nsN sends COUNT UDP frames to ns2's MAC and
-# 198.51.100.200 port 6000 on a packet socket (no ARP, no socket per
-# port), from random source ports or from SPORT.  An address ns2 does not
-# have, so that ns2 drops them without an ICMP error (which would come
-# back into the datapath and count as a miss).
+# frames N COUNT [SPORT [DPORT]]: nsN sends COUNT UDP frames to ns2's MAC
+# and 198.51.100.200 port DPORT (default 6000) on a packet socket (no ARP,
+# no socket per port), from random source ports or from SPORT (0:
+# random).  An address ns2 does not have, so that ns2 drops them without
+# an ICMP error (which would come back into the datapath and count as a
+# miss).
 frames() {
 	nsx "$1" python3 -c '
 import random, socket, struct, sys
-count, sport = int(sys.argv[1]), int(sys.argv[2])
+count, sport, dport = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 src, dst = socket.inet_aton("198.51.100.1"), socket.inet_aton("198.51.100.200")
 sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 sk.bind(("eth0", 0))
@@ -53,12 +62,12 @@ def csum(b):
     return ~(s + (s >> 16)) & 0xffff
 for _ in range(count):
     port = sport or random.randint(1024, 65535)
-    udp = struct.pack("!HHHH", port, 6000, 12, 0) + b"roam"
+    udp = struct.pack("!HHHH", port, dport, 12, 0) + b"roam"
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64,
                      17, 0, src, dst)
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     sk.send(eth + ip + udp)
-' "$2" "${3:-0}"
+' "$2" "${3:-0}" "${4:-6000}"
 }
 
 # rx N: frames nsN's eth0 received.
@@ -169,3 +178,38 @@ check "the UDP flow back, to p2" add_flows dp0 "$udp" 2
 check_output "the next frame reaches ns2" "1 0 0" one_frame
 check "del-flows" ovs-dpctl del-flows dp0
 check_output "after the flush the next frame is a miss" "0 0 1" one_frame
+
+# Part 3.
+check "mask cache off again" ovs-dpctl cache-set-size dp0 masks-cache 0
+head='in_port(1),eth(),eth_type(0x0800)'
+# tos_flow I: the flow for port 6000 + I, its mask matching TOS bits
+# 4 * (I + 1).
+tos_flow() {
+	printf '%s,ipv4(src=198.51.100.1,tos=0/%#x,proto=17,frag=no),udp(dst=%d) 2\n' \
+		"$head" $((4 * ($1 + 1))) $((6000 + $1))
+}
+{
+	for i in 0 1 2; do tos_flow "$i"; done
+	echo "in_port(1),eth(src=02:00:00:00:00:99),eth_type(0x0800),ipv4(src=198.51.100.1,proto=17,frag=no),udp(dst=7003) 3"
+	for i in 3 4; do tos_flow "$i"; done
+	echo "recirc_id(0),$head,ipv4(src=198.51.100.1,proto=17,frag=no),udp(dst=7005) 3"
+	for i in 5 6 7; do tos_flow "$i"; done
+} >/tmp/order.flows
+check_output "ten flows put in that order" "" put_flows dp0 </tmp/order.flows
+check_output "on ten masks" "10" dp_masks dp0
+before=$(counters)
+for i in 0 1 2 3 4 5 6 7; do
+	check "ns1 sends a frame to port $((6000 + i))" frames 1 1 0 $((6000 + i))
+done
+sleep 0.5
+after=$(counters)
+read -r b2 b3 bm <<<"$before"
+read -r a2 a3 am <<<"$after"
+check_eq "ns2 got the eight, ns3 none, no miss" "8 0 0" \
+	"$((a2 - b2)) $((a3 - b3)) $((am - bm))"
+for i in 0 1 2 3 4 5 6 7; do
+	check_output "the flow for port $((6000 + i)) matched one frame" \
+		"packets:1," eval "ovs-dpctl dump-flows dp0 |
+		grep -F 'udp(dst=$((6000 + i)))' | grep -F 'tos=0/' |
+		grep -o 'packets:[0-9]*,'"
+done
