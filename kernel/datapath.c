@@ -155,11 +155,23 @@ void rsw_dp_process_packet(struct sk_buff *skb, struct rsw_flow_key *key)
 	struct rsw_dp_stats *stats;
 	struct rsw_flow *flow;
 	bool hit = false;
+	u32 hash;
 
 	lockdep_assert_in_softirq();
 
-	flow = rsw_flow_table_lookup(&dp->table, key, skb_get_hash(skb),
-				     &n_mask_hit, &n_cache_hit);
+	/* The caches want a hash, not the skb's in particular: one the
+	 * device gave is free, and where there is none, one of the key
+	 * costs a fraction of what skb_get_hash() would, dissecting the
+	 * packet again and running siphash over what it finds.
+	 */
+	hash = skb_get_hash_raw(skb);
+	if (!skb->l4_hash && !skb->sw_hash) {
+		RSW_CB(skb)->hash_due = true;
+		if (!hash)
+			hash = rsw_flow_table_key_hash(key);
+	}
+	flow = rsw_flow_table_lookup(&dp->table, key, hash, &n_mask_hit,
+				     &n_cache_hit);
 	if (flow) {
 		hit = true;
 		rsw_flow_stats_update(flow, key->tcp_flags, skb);

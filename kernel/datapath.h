@@ -174,6 +174,11 @@ struct rsw_skb_cb {
 	u16 mru;		/* largest fragment size seen on reassembly */
 	u16 acts_origlen;	/* packet length before a trunc action */
 	u32 cutlen;		/* bytes a trunc action will drop on output */
+	/* The lookup went without the skb hash the in-tree datapath
+	 * computes there (rsw_dp_process_packet()): an upcall computes it
+	 * first, so that it reports the same.
+	 */
+	bool hash_due;
 };
 
 #define RSW_CB(skb) ((struct rsw_skb_cb *)(skb)->cb)

@@ -475,6 +475,21 @@ static struct rsw_flow *mask_cache_lookup(struct rsw_flow_table *table,
 	return flow;
 }
 
+/* The key's words from the Ethernet addresses to the L3 addresses' end. */
+#define KEY_HASH_WORDS \
+	((offsetofend(struct rsw_flow_key, ipv6) - \
+	  RSW_FLOW_KEY_PACKET_OFFSET) / sizeof(u32))
+
+u32 rsw_flow_table_key_hash(const struct rsw_flow_key *key)
+{
+	const u32 *words = (const u32 *)((const u8 *)key +
+					 RSW_FLOW_KEY_PACKET_OFFSET);
+
+	BUILD_BUG_ON(RSW_FLOW_KEY_PACKET_OFFSET % sizeof(u32));
+	BUILD_BUG_ON(offsetofend(struct rsw_flow_key, ipv6) % sizeof(u32));
+	return jhash2(words, KEY_HASH_WORDS, match_seed ^ key->in_port);
+}
+
 struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 				       const struct rsw_flow_key *key,
 				       u32 skb_hash, u32 *n_mask_hit,

@@ -130,13 +130,20 @@ void rsw_flow_table_stop(struct rsw_flow_table *table);
  */
 void rsw_flow_table_uninit(struct rsw_flow_table *table);
 
+/*
+ * A hash of @key for the lookup's caches, for a packet the device gave no
+ * hash: over its Ethernet addresses up to its L3 addresses, its input
+ * port and a secret seed.
+ */
+u32 rsw_flow_table_key_hash(const struct rsw_flow_key *key);
+
 /**
  * rsw_flow_table_lookup - the packet path's lookup, under RCU
  * @table: the datapath's table
  * @key: the packet's full key
- * @skb_hash: the packet's hash, for the per-CPU flow and mask caches; 0
- *	      skips them, and only then may the caller have bottom halves
- *	      enabled
+ * @skb_hash: the packet's hash (the skb's or rsw_flow_table_key_hash()),
+ *	      for the per-CPU flow and mask caches; 0 skips them, and only
+ *	      then may the caller have bottom halves enabled
  * @n_mask_hit: incremented by the number of masks tried (a flow cache hit
  *		counts one)
  * @n_cache_hit: incremented when the flow or the mask cache answered

@@ -328,6 +328,8 @@ int rsw_upcall(struct rsw_datapath *dp, struct sk_buff *skb,
 	};
 	int err;
 
+	if (RSW_CB(skb)->hash_due)
+		skb_get_hash(skb);
 	if (!info->portid)
 		/* PID 0 is the kernel's: nobody listens for these packets. */
 		err = -ENOTCONN;

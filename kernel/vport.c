@@ -226,6 +226,7 @@ void rsw_vport_receive(struct rsw_vport *vport, struct sk_buff *skb)
 	RSW_CB(skb)->mru = 0;
 	RSW_CB(skb)->acts_origlen = 0;
 	RSW_CB(skb)->cutlen = 0;
+	RSW_CB(skb)->hash_due = false;
 
 	/* An internal device moved to another namespace: the packet crosses
 	 * into the datapath's, so it keeps nothing of the other but its mark.

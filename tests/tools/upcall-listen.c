@@ -40,6 +40,10 @@
  *   packet len=98
  *   packet icmp type=8 code=0 id=1234 seq=1
  *   packet hex 020000000002...
+ *   hash sw=1 l4=0 value=set
+ * "hash" reads OVS_PACKET_ATTR_HASH: whether software computed the skb
+ * hash, whether it covers L4, and whether the hash is "set" or "zero"
+ * (its value changes from boot to boot); "hash missing" without it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -423,6 +427,20 @@ static void print_csums(const uint8_t *p, int len)
 	}
 }
 
+/* The datapath's OVS_PACKET_ATTR_HASH: the skb hash in the low 32 bits. */
+static void print_hash(const struct nlattr *attr)
+{
+	uint64_t hash;
+
+	if (nla_len(attr) != sizeof(hash)) {
+		printf("hash unparsable\n");
+		return;
+	}
+	memcpy(&hash, nla_data(attr), sizeof(hash));
+	printf("hash sw=%d l4=%d value=%s\n", (int)(hash >> 32 & 1),
+	       (int)(hash >> 33 & 1), (uint32_t)hash ? "set" : "zero");
+}
+
 static void print_packet(const uint8_t *p, int len)
 {
 	int i;
@@ -520,6 +538,10 @@ static int handle(const unsigned char *buf, int len, int family, int seen,
 				     nla_len(tb[OVS_PACKET_ATTR_PACKET]));
 		else
 			printf("packet missing\n");
+		if (tb[OVS_PACKET_ATTR_HASH])
+			print_hash(tb[OVS_PACKET_ATTR_HASH]);
+		else
+			printf("hash missing\n");
 	}
 	fflush(stdout);
 	return upcalls;

@@ -16,6 +16,9 @@
 # a flow with a userspace action inside a 100% sample and another at the
 # top of its list sends two, each with its own userdata and, asked for
 # with "actions", the list it sits in: the sample's, then the flow's.
+# Each upcall carries the skb hash the kernel computes for the packet
+# (software, L3 alone for ICMP and ARP), as the in-tree module's lookup
+# computes it and ours computes it for the upcall.
 
 # shellcheck source=../netns.sh
 . ./netns.sh
@@ -87,6 +90,7 @@ key eth_type=0x0800
 key ipv4 src=198.51.100.1 dst=198.51.100.2 proto=1 ttl=64
 key icmp type=8 code=0
 packet len=98
+hash sw=1 l4=0 value=set
 EOT
 check "miss: the packet is the echo request seq 1" \
 	grep -Eqx 'packet icmp type=8 code=0 id=[0-9]+ seq=1' /tmp/upcall.1
@@ -94,7 +98,7 @@ check "miss: the packet's bytes start with the Ethernet and IPv4 headers" \
 	grep -Eq '^packet hex 0200000000020200000000010800450000540*' /tmp/upcall.1
 check "miss: the packet carries ping's payload pattern" \
 	grep -Eq '^packet hex .*(c0ffee){4}' /tmp/upcall.1
-check_eq "miss: nothing but these lines (and pid, ready)" "11" \
+check_eq "miss: nothing but these lines (and pid, ready)" "12" \
 	"$(wc -l </tmp/upcall.1)"
 check_output "the datapath counted one miss, none lost" \
 	"hit:0 missed:1 lost:0" lookups dp0
@@ -111,6 +115,7 @@ key eth src=02:00:00:00:00:02 dst=ff:ff:ff:ff:ff:ff
 key eth_type=0x0806
 key arp sip=198.51.100.2 tip=198.51.100.1 op=1
 packet len=42
+hash sw=1 l4=0 value=set
 EOT
 arp_hex=ffffffffffff02000000000208060001080006040001020000000002c6336402
 arp_hex+=000000000000c6336401
@@ -132,5 +137,5 @@ check_eq "the sampled upcall comes first and carries the sample's list" \
 check_eq "the flow's own upcall carries the flow's list" \
 	"$(printf 'action 2\nuserdata 0506070800000000\nactions 6,2,1')" \
 	"$(grep -A2 '^action 2$' /tmp/upcall.3)"
-check_eq "both carry the echo request's key and bytes" "2 2 2" \
-	"$(grep -c '^key icmp type=8 code=0$' /tmp/upcall.3) $(grep -c '^packet len=98$' /tmp/upcall.3) $(grep -Ec '^packet icmp type=8 code=0 id=[0-9]+ seq=1$' /tmp/upcall.3)"
+check_eq "both carry the echo request's key, bytes and hash" "2 2 2 2" \
+	"$(grep -c '^key icmp type=8 code=0$' /tmp/upcall.3) $(grep -c '^packet len=98$' /tmp/upcall.3) $(grep -Ec '^packet icmp type=8 code=0 id=[0-9]+ seq=1$' /tmp/upcall.3) $(grep -c '^hash sw=1 l4=0 value=set$' /tmp/upcall.3)"
