@@ -475,19 +475,39 @@ static struct rsw_flow *mask_cache_lookup(struct rsw_flow_table *table,
 	return flow;
 }
 
-/* The key's words from the Ethernet addresses to the L3 addresses' end. */
-#define KEY_HASH_WORDS \
-	((offsetofend(struct rsw_flow_key, ipv6) - \
-	  RSW_FLOW_KEY_PACKET_OFFSET) / sizeof(u32))
-
+/*
+ * The fields that tell one microflow from another, as the flow dissector
+ * would read them for skb_get_hash(), but from the key: the L3 addresses,
+ * the L4 ports, the protocol, and beside them the input port, the
+ * Ethernet addresses and the VLAN tags folded in.  Not the TCP flags,
+ * which change within a connection, nor the TTL or TOS.
+ */
 u32 rsw_flow_table_key_hash(const struct rsw_flow_key *key)
 {
-	const u32 *words = (const u32 *)((const u8 *)key +
-					 RSW_FLOW_KEY_PACKET_OFFSET);
+	const u32 *l2 = (const u32 *)((const u8 *)key +
+				      RSW_FLOW_KEY_PACKET_OFFSET);
+	u32 ports = (__force u32)key->tp_src << 16 | (__force u16)key->tp_dst;
+	u32 basis;
 
-	BUILD_BUG_ON(RSW_FLOW_KEY_PACKET_OFFSET % sizeof(u32));
-	BUILD_BUG_ON(offsetofend(struct rsw_flow_key, ipv6) % sizeof(u32));
-	return jhash2(words, KEY_HASH_WORDS, match_seed ^ key->in_port);
+	/* eth_src, eth_dst, vlan and cvlan: five words from the offset */
+	BUILD_BUG_ON(RSW_FLOW_KEY_PACKET_OFFSET % sizeof(u32) ||
+		     offsetof(struct rsw_flow_key, eth_type) !=
+		     RSW_FLOW_KEY_PACKET_OFFSET + 5 * sizeof(u32));
+	basis = match_seed ^ key->in_port ^ l2[0] ^ l2[1] ^ l2[2] ^ l2[3] ^
+		l2[4] ^ ((__force u32)key->eth_type << 8 | key->ip_proto);
+
+	switch (key->eth_type) {
+	case htons(ETH_P_IP):
+	case htons(ETH_P_ARP):	/* sip and tip where IPv4's addresses are */
+		return jhash_3words((__force u32)key->ipv4.src,
+				    (__force u32)key->ipv4.dst, ports, basis);
+	case htons(ETH_P_IPV6):
+		return jhash2((const u32 *)&key->ipv6.src,
+			      2 * sizeof(struct in6_addr) / sizeof(u32),
+			      basis ^ ports);
+	default:
+		return jhash_1word(ports, basis);
+	}
 }
 
 struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,

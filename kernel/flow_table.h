@@ -132,8 +132,7 @@ void rsw_flow_table_uninit(struct rsw_flow_table *table);
 
 /*
  * A hash of @key for the lookup's caches, for a packet the device gave no
- * hash: over its Ethernet addresses up to its L3 addresses, its input
- * port and a secret seed.
+ * hash: its addresses, ports and input port, with a secret seed.
  */
 u32 rsw_flow_table_key_hash(const struct rsw_flow_key *key);
 
