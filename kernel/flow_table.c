@@ -2,9 +2,9 @@
 /*
  * The megaflow table.  A packet is looked up by masking its key with each
  * distinct mask in use and probing one hash table keyed by (mask, masked
- * key).  Two per-CPU caches keyed by the skb hash spare most packets the
- * walk: the flow cache remembers the flow that matched, the mask cache the
- * mask.
+ * key).  Two per-CPU caches keyed by the packet's hash (the device's, or
+ * rsw_flow_table_key_hash()) spare most packets the walk: the flow cache
+ * remembers the flow that matched, the mask cache the mask.
  */
 
 #include <linux/delay.h>
