@@ -184,11 +184,8 @@ static u32 range_hash(const struct rsw_flow_key *key,
 	u32 blocks = mask_blocks(mask);
 	u32 a, b, c, i = 0;
 
-	if (st) {
+	if (st)
 		i = shared_blocks(st, mask, blocks);
-		st->mask = mask;
-		st->blocks = i;
-	}
 	if (i) {
 		a = st->abc[i - 1][0];
 		b = st->abc[i - 1][1];
@@ -210,8 +207,11 @@ static u32 range_hash(const struct rsw_flow_key *key,
 			st->abc[i][0] = a;
 			st->abc[i][1] = b;
 			st->abc[i][2] = c;
-			st->blocks = i + 1;
 		}
+	}
+	if (st) {
+		st->mask = mask;
+		st->blocks = blocks;
 	}
 
 	k += blocks * HASH_BLOCK_WORDS;

@@ -12,9 +12,9 @@
 # has a new skb hash; pktgen_start and pktgen_stop run it; pktgen_cleanup
 # undoes it all, dp0 too.
 #
-# With pktgen_into=p1 (the forwarding and L2 cases), pktgen hands the same frames
-# to p1's receive path itself (its xmit_mode netif_receive), on its own
-# thread, so that the switch runs at pktgen's pace.  Sent through gen0,
+# With pktgen_into=p1 (the forwarding and L2 cases), pktgen hands the
+# same frames to p1's receive path itself (its xmit_mode netif_receive),
+# on its own thread, so that the switch runs at pktgen's pace.  Sent through gen0,
 # the frames wait in p1's backlog and then sink0's, and when that softirq
 # work moves to ksoftirqd, sink0's backlog overflows and up to half of
 # what the switch forwarded is dropped there (seen on 2026-12-07: 7.5k
