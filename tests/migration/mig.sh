@@ -924,9 +924,20 @@ guest_fault() {
 	tap_diag "the guest's QEMU on host $1 logged a KVM failure, TCG's nested SVM: $line"
 }
 
-# guest_console_end: the last 30 lines of the guest's console here.
-guest_console_end() {
-	tail -n 30 "/var/log/roam-$GUEST.console" 2>&1 | tr -d '\r'
+# guest_trouble WHAT HOST...: the guest stopped answering, or was gone,
+# at WHAT: what libvirt, QEMU and the guest's console said on each HOST
+# (guest_why), and whether KVM failed it there (guest_fault).  Both hosts
+# of a migration: a guest that stopped before it left (CI, 2026-12-07:
+# 10 s before its pause) left its QEMU's log and console on the source.
+guest_trouble() {
+	local what=$1 h
+	shift
+
+	for h in "$@"; do
+		tap_diag "$what: on host $h:"
+		tap_diag "$(guest_why "$h" 2>&1)"
+		guest_fault "$h"
+	done
 }
 
 moved() {
@@ -944,9 +955,7 @@ moved() {
 	# end (streams_answer)
 	if ! check "[$mode] $what: the guest answers again, TCP and UDP" \
 		streams_answer "$w"; then
-		tap_diag "[$mode] $what: the guest's console on host $to, its end:"
-		tap_diag "$(on_host "$to" guest_console_end)"
-		guest_fault "$to"
+		guest_trouble "[$mode] $what" "$to" "$from"
 	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
@@ -1004,8 +1013,7 @@ scenario() {
 			# what libvirt, QEMU and its console said, and whether
 			# KVM failed it (guest_fault)
 			tap_not_ok "[$mode] migration $i: the guest runs on host $to"
-			tap_diag "$(guest_why "$to" 2>&1)"
-			guest_fault "$to"
+			guest_trouble "[$mode] migration $i" "$to" "$from"
 			break
 		fi
 		window=$((i + 2))
@@ -1023,7 +1031,8 @@ scenario() {
 	cp "$results" "$ROAM_SHARED/out/" &&
 		peer "cp '$MIG/trace.$mode' '$MIG/probe.$mode' \"\$ROAM_SHARED/out/\""
 	check "[$mode] the guest is destroyed where it runs" \
-		virsh -c "$(libvirt_uri "$from")" -q destroy "$GUEST"
+		virsh -c "$(libvirt_uri "$from")" -q destroy "$GUEST" ||
+		guest_trouble "[$mode] at the end" "$from"
 	events_stop
 	cap_stop
 	check_output "[$mode] the observer on VLAN 20 saw nothing of the guest's" 0 \

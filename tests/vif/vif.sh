@@ -314,7 +314,7 @@ dom_gone() {
 # reason, the qemu log's and the guest console's last lines.
 dom_why() {
 	virsh -q domstate --reason "$1" 2>&1 | sed 's/^/state: /' >&2
-	tail -n 5 "/var/log/libvirt/qemu/$1.log" 2>&1 | sed 's/^/qemu log: /' >&2
+	tail -n 10 "/var/log/libvirt/qemu/$1.log" 2>&1 | sed 's/^/qemu log: /' >&2
 	tail -n 40 "/var/log/roam-$1.console" 2>&1 | tr -d '\r' | sed 's/^/console: /' >&2
 	# where its vCPU is, twice a second apart: moving or stuck, halted
 	# (HLT=1: waiting for an interrupt) or spinning
