@@ -1128,8 +1128,7 @@ int rsw_ufid_from_nlattr(const struct nlattr *attr, struct rsw_flow_id *id,
 		return rsw_refuse(log, 0,
 				  "key: UFID of %d bytes ignored, the flow goes by its key",
 				  nla_len(attr));
-	id->len = nla_len(attr);
-	memcpy(id->bytes, nla_data(attr), id->len);
+	rsw_flow_id_set(id, nla_data(attr), nla_len(attr));
 	return 0;
 }
 

@@ -300,21 +300,26 @@ static const struct rhashtable_params match_params = {
 	.automatic_shrinking = true,
 };
 
-static u32 ufid_hash(const struct rsw_flow_id *id, u32 seed)
+/* The UFID's hash is secret for the same reason as the range hash. */
+void rsw_flow_id_set(struct rsw_flow_id *id, const void *bytes, u32 len)
 {
-	return jhash(id->bytes, id->len, seed ^ id->len);
+	id->len = len;
+	memcpy(id->bytes, bytes, len);
+	id->hash = jhash(id->bytes, len, match_seed ^ len);
 }
 
 static u32 ufid_hashfn(const void *data, u32 len, u32 seed)
 {
-	return ufid_hash(data, seed);
+	const struct rsw_flow_id *id = data;
+
+	return id->hash ^ seed;
 }
 
 static u32 ufid_obj_hashfn(const void *data, u32 len, u32 seed)
 {
 	const struct rsw_flow *flow = data;
 
-	return ufid_hash(&flow->id, seed);
+	return flow->id.hash ^ seed;
 }
 
 static int ufid_cmpfn(struct rhashtable_compare_arg *cmp, const void *obj)
@@ -535,7 +540,8 @@ struct rsw_flow *rsw_flow_table_lookup(struct rsw_flow_table *table,
 	fe = this_cpu_ptr(mc->flows) + (skb_hash & (FLOW_CACHE_ENTRIES - 1));
 	if (fe->skb_hash == skb_hash) {
 		flow = xa_load(&table->all, fe->flow_index);
-		if (flow && flow_matches(flow, key)) {
+		if (flow && READ_ONCE(flow->published) &&
+		    flow_matches(flow, key)) {
 			mask_hit(flow->mask);
 			(*n_mask_hit)++;
 			(*n_cache_hit)++;
@@ -891,11 +897,12 @@ static void *insert_match(struct rsw_flow_table *table, struct rsw_flow *flow)
 }
 
 /*
- * Order matters to lockless readers.  The dump slot is only reserved at
- * first (reserved slots are invisible to xa_find()) and filled last, once
- * no step can fail, so that a dump never shows a flow whose insert is then
- * undone.  The match table comes after the UFID table, so that the packet
- * path never finds a flow that fails afterwards either.
+ * Order matters to lockless readers.  The flow takes its dump slot first,
+ * in one step (a slot reserved and filled later costs the xarray's walk
+ * twice), but is published last, once no step can fail: until then dumps
+ * and the flow cache pass it over, so that neither shows a flow whose
+ * insert is then undone.  The match table comes after the UFID table, so
+ * that the packet path never finds a flow that fails afterwards either.
  */
 int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 			  const struct rsw_flow_key *mask)
@@ -913,7 +920,7 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 	rsw_flow_key_mask(&flow->key, &flow->unmasked, &m->key);
 	flow->hash = range_hash(&flow->key, m, NULL);
 
-	err = xa_alloc(&table->all, &flow->dump_index, NULL, xa_limit_31b,
+	err = xa_alloc(&table->all, &flow->dump_index, flow, xa_limit_31b,
 		       GFP_KERNEL);
 	if (err)
 		goto err_put_mask;
@@ -934,9 +941,7 @@ int rsw_flow_table_insert(struct rsw_flow_table *table, struct rsw_flow *flow,
 		goto err_remove_ufid;
 	}
 
-	/* Storing into a reserved slot allocates nothing and cannot fail. */
-	old = xa_store(&table->all, flow->dump_index, flow, GFP_KERNEL);
-	WARN_ON_ONCE(xa_is_err(old));
+	WRITE_ONCE(flow->published, true);
 	WRITE_ONCE(table->count, table->count + 1);
 	return 0;
 
@@ -945,7 +950,10 @@ err_remove_ufid:
 		rhashtable_remove_fast(&table->ufids, &flow->ufid_node,
 				       ufid_params);
 err_release_slot:
-	xa_release(&table->all, flow->dump_index);
+	/* Readers that found it there are done with it before it is
+	 * freed: rsw_flow_free() waits for a grace period.
+	 */
+	xa_erase(&table->all, flow->dump_index);
 err_put_mask:
 	mask_put(table, m);
 	return err;
@@ -1072,9 +1080,9 @@ void rsw_flow_walk_start(struct rsw_flow_walk *walk,
 }
 
 /*
- * xas_retry() passes over the zero entries of slots an insert still
- * under way has reserved, and starts the step again from the slot the
- * walk is at when a concurrent change moved the node it was in.
+ * xas_retry() starts the step again from the slot the walk is at when a
+ * concurrent change moved the node it was in.  A flow whose insert is
+ * still under way, and may yet fail, is passed over.
  */
 struct rsw_flow *rsw_flow_walk_next(struct rsw_flow_walk *walk)
 {
@@ -1084,7 +1092,8 @@ struct rsw_flow *rsw_flow_walk_next(struct rsw_flow_walk *walk)
 		return NULL;
 	do {
 		flow = xas_next_entry(&walk->xas, xa_limit_31b.max);
-	} while (xas_retry(&walk->xas, flow));
+	} while (xas_retry(&walk->xas, flow) ||
+		 (flow && !READ_ONCE(flow->published)));
 	return flow;
 }
 

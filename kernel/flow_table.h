@@ -58,11 +58,18 @@ struct rsw_flow_mask {
 	struct rcu_head rcu;
 };
 
-/* A flow's unique identifier, chosen by userspace; @len 0 means none. */
+/*
+ * A flow's unique identifier, chosen by userspace; @len 0 means none.
+ * rsw_flow_id_set() fills it, @hash with @bytes: hashed once a request,
+ * not at every lookup or table resize.
+ */
 struct rsw_flow_id {
 	u32 len;
+	u32 hash;
 	u8 bytes[RSW_UFID_MAX_BYTES];
 };
+
+void rsw_flow_id_set(struct rsw_flow_id *id, const void *bytes, u32 len);
 
 struct rsw_flow_actions;
 
@@ -81,6 +88,13 @@ struct rsw_flow {
 	 */
 	struct rsw_flow_mask *mask;
 	u32 hash;			/* @key's range under @mask, hashed */
+	/*
+	 * Set, under rsw_mutex, once the insert can no longer fail:
+	 * @dump_index's slot holds the flow from the insert's first step,
+	 * and dumps and the flow cache, which find it there, pass it over
+	 * until then.
+	 */
+	bool published;
 	struct rhash_head ufid_node;	/* in table->ufids, if @id.len */
 	struct rsw_flow_key key;	/* masked key: key & mask->key */
 	struct rsw_flow_key unmasked;	/* the key as userspace gave it */
