@@ -21,7 +21,14 @@
 # Afterwards the table holds no flow and no mask, and with the point off
 # the same 300 puts succeed: no UFID was left behind.  Part 2: fail_trunc
 # fails the trim of a trunc(100) once; that packet must be dropped, not
-# sent whole, and the next one leaves cut to 100 bytes.
+# sent whole, and the next one leaves cut to 100 bytes.  Part 3: the
+# flow cache names a flow by its dump slot, and an insert takes its slot
+# at its first step.  Pings from ns1 go through a flow, which is then
+# deleted: the per-CPU cache still names its slot.  With every insert
+# failing, the same flow is put again and again, each time in that slot
+# for 10 ms, while ns1 pings on: no ping may pass through a flow whose
+# insert fails.  The control: with the point off, the flow put once more
+# passes them.
 
 # shellcheck source=../netns.sh
 . ./netns.sh
@@ -115,3 +122,30 @@ check "fail_trunc off" fault_off fail_trunc
 check_output "ns2 got one of them, cut to 100 bytes" 1 \
 	grep -c 'length 100: ' /tmp/faults.trunc
 check_absent "and never one whole" 'length 542: ' /tmp/faults.trunc
+
+# Part 3.
+ICMP12='in_port(1),eth(),eth_type(0x0800),ipv4(proto=1),icmp()'
+check "del-flows" ovs-dpctl del-flows dp0
+check "ns2 knows ns1's address" ns_neigh 2 1
+check "ICMP 1->2 to port 2, then ICMP 2->1 to port 1" add_flows dp0 \
+	"$ICMP12" 2 'in_port(2),eth(),eth_type(0x0800),ipv4(proto=1),icmp()' 1
+check "ns1 pings ns2 through them" nsx 1 ping -n -q -c 3 -i 0.2 -W 2 198.51.100.2
+check "the flow for ICMP 1->2 is deleted" ovs-dpctl del-flow dp0 "$ICMP12"
+check "fail_flow_insert on" fault_on fail_flow_insert -1
+tcpdump_start 2 /tmp/faults.cache icmp
+# one ovs-dpctl for every put: 200 inserts in flight one after another
+for _ in $(seq 200); do echo "$ICMP12 2"; done | put_flows dp0 >/tmp/faults.puts &
+puts_pid=$!
+sleep 0.3
+nsx 1 ping -n -q -c 100 -i 0.02 -W 1 198.51.100.2 >/tmp/faults.ping 2>&1
+wait "$puts_pid"
+tcpdump_stop
+check "fail_flow_insert off" fault_off fail_flow_insert
+tap_diag "while ns1 pinged: $(grep -o '[0-9]* packets transmitted' /tmp/faults.ping)"
+check_output "the 200 puts of the flow failed" 200 \
+	eval "grep -c '^ovs-dpctl: ' /tmp/faults.puts || true"
+check_output "ns2 got no ping through a flow whose insert failed" 0 \
+	eval "grep -c 'ICMP echo request' /tmp/faults.cache || true"
+check "the flow is put once more" add_flows dp0 "$ICMP12" 2
+check "ns1 pings ns2 through it (the control)" \
+	nsx 1 ping -n -q -c 3 -i 0.2 -W 2 198.51.100.2
