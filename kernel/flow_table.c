@@ -122,11 +122,12 @@ struct range_hash_state {
 static struct kmem_cache *flow_cache;
 
 /*
- * Seeds every flow's range hash, chosen once per module load.  The hash is
- * kept in the flow, so it must outlive the rhashtable's own seed, which
- * changes at every resize; the table mixes its seed in on top.  Secret all
- * the same: the keys come from packets, and predictable hashes would let
- * traffic build long chains.
+ * Seeds every flow's range hash, chosen once per module load; the UFIDs'
+ * hashes and the caches' key hash use it too.  The hash is kept in the
+ * flow, so it must outlive the rhashtable's own seed, which changes at
+ * every resize; the table mixes its seed in on top.  Secret all the same:
+ * the keys come from packets, and predictable hashes would let traffic
+ * build long chains.
  */
 static u32 match_seed __read_mostly;
 
@@ -300,7 +301,10 @@ static const struct rhashtable_params match_params = {
 	.automatic_shrinking = true,
 };
 
-/* The UFID's hash is secret for the same reason as the range hash. */
+/*
+ * The UFID's hash, kept beside it so that lookups, inserts and resizes of
+ * the UFID table never hash it again; secret as the range hash is.
+ */
 void rsw_flow_id_set(struct rsw_flow_id *id, const void *bytes, u32 len)
 {
 	id->len = len;
