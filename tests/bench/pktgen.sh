@@ -14,13 +14,13 @@
 #
 # With pktgen_into=p1 (the forwarding and L2 cases), pktgen hands the
 # same frames to p1's receive path itself (its xmit_mode netif_receive),
-# on its own thread, so that the switch runs at pktgen's pace.  Sent through gen0,
-# the frames wait in p1's backlog and then sink0's, and when that softirq
-# work moves to ksoftirqd, sink0's backlog overflows and up to half of
-# what the switch forwarded is dropped there (seen on 2026-12-07: 7.5k
-# against 15.0k frames a second in alternate 2 s windows of one boot,
-# 14.7k frames dropped at sink0 in a slow one).  p1's own counters do not
-# see frames handed to it so.
+# on its own thread, so that the switch runs at pktgen's pace.  Sent
+# through gen0, the frames wait in p1's backlog and then sink0's, and when
+# that softirq work moves to ksoftirqd, sink0's backlog overflows and up
+# to half of what the switch forwarded is dropped there (seen on
+# 2026-12-07: 7.5k against 15.0k frames a second in alternate 2 s windows
+# of one boot, 14.7k frames dropped at sink0 in a slow one).  p1's own
+# counters do not see frames handed to it so.
 
 pg_pid=
 pktgen_into=
