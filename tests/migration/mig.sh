@@ -940,8 +940,10 @@ guest_trouble() {
 	done
 }
 
+# moved MODE WHAT FROM TO WINDOW: the checks after a migration, on the
+# probe's window WINDOW; returns 1 when the guest no longer answers.
 moved() {
-	local mode=$1 what=$2 from=$3 to=$4 w
+	local mode=$1 what=$2 from=$3 to=$4 w answers=0
 
 	w=$(peer "probe_window $mode $5") || w="no report: $w"
 	MOVED_WINDOW=$w
@@ -956,6 +958,7 @@ moved() {
 	if ! check "[$mode] $what: the guest answers again, TCP and UDP" \
 		streams_answer "$w"; then
 		guest_trouble "[$mode] $what" "$to" "$from"
+		answers=1
 	fi
 	check_output "[$mode] $what: no TCP message lost or repeated, no reset" \
 		"0 0 0" echo "$(field "$w" tcp_lost) $(field "$w" tcp_dup) $(field "$w" resets)"
@@ -973,6 +976,7 @@ moved() {
 		"$GUEST_SETTINGS" on_host "$to" port_settings
 	expect "$mode" "$what: host $from: no rule of the guest's is left" \
 		0 on_host "$from" guest_rules
+	return "$answers"
 }
 
 # scenario MODE ROUND-TRIPS [CHECKS]: the suite's scenario (issue 17) on host 1:
@@ -988,7 +992,7 @@ moved() {
 # guest is back on host 1, before the probe stops.
 scenario() {
 	local mode=$1 trips=$2 checks=${3:-} results=$MIG/results.$1 i from=1 to=2 dt w
-	local window=2
+	local window=2 deaf
 
 	: >"$results"
 	events_start
@@ -1003,6 +1007,7 @@ scenario() {
 		if ! dt=$(migrate "$from" "$to" 2>&1); then
 			tap_not_ok "[$mode] migration $i, host $from to host $to"
 			tap_diag "$dt"
+			guest_trouble "[$mode] migration $i" "$from" "$to"
 			break
 		fi
 		tap_ok "[$mode] migration $i, host $from to host $to (downtime $dt ms)"
@@ -1018,10 +1023,21 @@ scenario() {
 		fi
 		window=$((i + 2))
 		moved "$mode" "migration $i" "$from" "$to" "$window"
+		deaf=$?
 		echo "downtime=$dt $MOVED_WINDOW" >>"$results"
 		from=$((3 - from)) to=$((3 - to))
+		[ "$deaf" = 0 ] || break
 	done
-	if [ -n "$checks" ] && [ "$from" = 1 ]; then
+	# A guest that stopped, or stopped answering, does not come back (in
+	# CI's last two runs it never answered again in the migrations
+	# after): the rest would only wait on it, and a further attempt
+	# (guest_fault) needs the time.
+	if [ "$i" -lt $((2 * trips)) ]; then
+		tap_not_ok "[$mode] migrations $((i + 1)) to $((2 * trips)): not run, the guest stopped (above)"
+	fi
+	if [ -n "$checks" ] && [ "$i" -le $((2 * trips)) ]; then
+		tap_not_ok "[$mode] $checks: not run, the guest stopped (above)"
+	elif [ -n "$checks" ] && [ "$from" = 1 ]; then
 		"$checks" "$mode" $((window + 1))
 	elif [ -n "$checks" ]; then
 		tap_not_ok "[$mode] $checks: the guest ended on host 1"
