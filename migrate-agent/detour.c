@@ -177,31 +177,49 @@ void detour_unrecord(struct detour *d)
 		unrecord(&d->p[i]);
 }
 
+/* Each frame drained from P's tap, marked in its record. */
+static void on_drained(struct tapq_hold *h, const unsigned char *frame,
+		       size_t len, void *arg)
+{
+	struct detour_port *p = arg;
+
+	(void)h;
+	if (p->rec.rbuf)
+		taprec_drained(&p->rec, frame, len);
+}
+
 /*
- * The first frame drained from P's tap: the one the tap was handed
- * before it is the one QEMU kept at the stop (taprecord.h), sent on
- * first.  The record has done its work either way.
+ * The frame QEMU kept of P's tap at the stop (taprecord.h), sent on once
+ * the tap takes no more frames in and its queue is drained; the record
+ * has done its work either way.  Not when the queue was empty as the
+ * agent took hold of it: QEMU's own reader, armed until it keeps a
+ * frame, may then have lost the race for the next one to the agent, and
+ * the frame recorded before that one was delivered.  Nor for a tap with
+ * several queues, whose readers each keep their own.
  */
-static void on_first_drained(struct tapq_hold *h, const unsigned char *frame,
-			     size_t len, void *arg)
+static void send_kept(struct detour_port *p)
 {
 	const size_t vh = sizeof(struct virtio_net_hdr);
-	struct detour_port *p = arg;
 	const struct taprec_frame *kept;
+	const char *why;
 
 	if (!p->rec.rbuf)
 		return;
-	taprec_read(&p->rec);
-	kept = taprec_before(&p->rec, frame, len);
+	kept = taprec_kept(&p->rec, &why);
+	if (kept && !p->waiting) {
+		kept = NULL;
+		why = "its queue was empty when the agent took hold: what QEMU kept is lost";
+	} else if (kept && p->h.n != 1) {
+		kept = NULL;
+		why = "it has several queues: what QEMU kept is lost";
+	}
 	if (kept) {
 		int before = p->sent_on.sent;
 
-		tapq_hold_send(h, kept->buf, kept->buf + vh, kept->len - vh, &p->sent_on);
+		tapq_hold_send(&p->h, kept->buf, kept->buf + vh, kept->len - vh, &p->sent_on);
 		p->kept_sent = p->sent_on.sent > before;
-	} else {
-		fprintf(stderr, "roam-migrate-agent: %s: %s\n", p->dev,
-			p->rec.holes ? "the record of its frames has holes: what QEMU kept is lost" :
-				       "QEMU kept no frame that was recorded");
+	} else if (why) {
+		fprintf(stderr, "roam-migrate-agent: %s: %s\n", p->dev, why);
 	}
 	unrecord(p);
 }
@@ -217,14 +235,16 @@ static void hold_tap(struct detour_port *p)
 	p->kept_sent = false;
 	for (i = 0; i < TAPQ_MAX_QUEUES; i++)
 		p->watch[i] = -1;
+	p->waiting = false;
 	if (tapq_hold(&p->q, p->dev, uplink, p->vlan, &p->h))
 		return;
-	p->h.first = on_first_drained;
-	p->h.first_arg = p;
+	p->h.drained = on_drained;
+	p->h.drained_arg = p;
 	for (i = 0; i < p->h.n; i++)
 		p->watch[i] = virEventAddHandle(p->h.f[i].fd, VIR_EVENT_HANDLE_READABLE,
 						on_readable, p, NULL);
 	relay(p, -1);
+	p->waiting = p->sent_on.sent + p->sent_on.group + p->sent_on.failed > 0;
 }
 
 void detour_hairpin(struct detour *d)
@@ -289,8 +309,8 @@ int detour_start(struct detour *d)
 		struct detour_port *p = &d->p[i];
 
 		/* what the tap holds goes first, then the redirect, then
-		 * what came in meanwhile: the guest gets its frames out of
-		 * order only by those few */
+		 * what came in meanwhile, then the frame QEMU kept: the
+		 * guest gets its frames out of order only by those few */
 		hold_tap(p);
 		p->on = client ? redirect_port(d, p, uplink_no) : p->h.n > 0;
 		if (!p->on) {
@@ -299,6 +319,7 @@ int detour_start(struct detour *d)
 		}
 		n++;
 		relay(p, -1);
+		send_kept(p);
 		d->drained += p->sent_on.sent;
 		d->kept += p->kept_sent;
 	}

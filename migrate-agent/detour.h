@@ -57,8 +57,10 @@ struct detour_port {
 	struct tapq_counts sent_on;	/* what they held, sent on */
 	uint64_t first_ns;	/* CLOCK_REALTIME of the first sent on */
 	struct taprec rec;	/* what the tap was handed, from
-				 * detour_record to the first drain */
+				 * detour_record to detour_start */
 	int rec_watch;		/* libvirt handle id of rec's socket */
+	bool waiting;		/* frames waited in its queue when
+				 * detour_start took hold of it */
 	bool kept_sent;		/* the frame QEMU kept was sent on */
 };
 
@@ -93,8 +95,8 @@ int detour_prepare(virDomainPtr dom, struct detour *d);
 
 /*
  * detour_record - record what D's taps are handed (taprecord.h), from a
- * migration's start to its first drain, so that the frame QEMU keeps at
- * the stop can be sent on.  detour_unrecord - stop it, where the
+ * migration's start until detour_start has drained them, so that the
+ * frame QEMU keeps at the stop can be sent on.  detour_unrecord - stop it, where the
  * migration ended before that.
  */
 void detour_record(struct detour *d);

@@ -308,11 +308,8 @@ static void drain_file(struct tapq_hold *h, const struct tapq_file *f,
 			c->failed++;
 			continue;
 		}
-		if (!h->drained) {
-			h->drained = true;
-			if (h->first)
-				h->first(h, frame, (size_t)len, h->first_arg);
-		}
+		if (h->drained)
+			h->drained(h, frame, (size_t)len, h->drained_arg);
 		send_one(h, &vh, frame, (size_t)len, c);
 	}
 }

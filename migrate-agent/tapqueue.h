@@ -79,12 +79,11 @@ struct tapq_hold {
 	uint16_t vlan;
 	char dev[IFNAMSIZ];
 	unsigned char *buf;	/* one frame */
-	/* called with the first frame drained (Ethernet), before it is
-	 * sent, once; NULL: not called */
-	void (*first)(struct tapq_hold *h, const unsigned char *frame,
-		      size_t len, void *arg);
-	void *first_arg;
-	bool drained;		/* a frame was read from the queues */
+	/* called with each frame drained (Ethernet), before it is sent;
+	 * NULL: not called */
+	void (*drained)(struct tapq_hold *h, const unsigned char *frame,
+			size_t len, void *arg);
+	void *drained_arg;
 };
 
 /*

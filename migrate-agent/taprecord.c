@@ -64,6 +64,11 @@ int taprec_add(struct taprec *r, const void *frame, size_t len)
 	free(f->buf);
 	f->buf = copy;
 	f->len = len;
+	f->drained = false;
+	if (r->first == r->next + 1) {
+		r->first = 0;
+		r->first_lost = true;
+	}
 	r->next = (r->next + 1) % TAPREC_FRAMES;
 	if (r->n < TAPREC_FRAMES)
 		r->n++;
@@ -102,23 +107,76 @@ void taprec_read(struct taprec *r)
 		r->holes = true;
 }
 
-const struct taprec_frame *taprec_before(const struct taprec *r,
-					 const void *frame, size_t len)
+/* The slot I places before SLOT, in R's ring. */
+static int slot_back(int slot, int i)
+{
+	return (slot - i + 2 * TAPREC_FRAMES) % TAPREC_FRAMES;
+}
+
+/* The slot of the newest unmarked copy of FRAME (LEN bytes after the
+ * vnet header) in R, or -1. */
+static int find_undrained(const struct taprec *r, const void *frame, size_t len)
 {
 	const size_t vh = sizeof(struct virtio_net_hdr);
 	int i;
 
-	if (r->holes)
-		return NULL;
-	/* newest first: the frame looked for came in last, or nearly */
-	for (i = 1; i < r->n; i++) {
-		int k = (r->next - i + TAPREC_FRAMES) % TAPREC_FRAMES;
+	for (i = 1; i <= r->n; i++) {
+		int k = slot_back(r->next, i);
 		const struct taprec_frame *f = &r->f[k];
 
-		if (f->len == vh + len && !memcmp(f->buf + vh, frame, len))
-			return &r->f[(k - 1 + TAPREC_FRAMES) % TAPREC_FRAMES];
+		if (!f->drained && f->len == vh + len && !memcmp(f->buf + vh, frame, len))
+			return k;
 	}
-	return NULL;
+	return -1;
+}
+
+void taprec_drained(struct taprec *r, const void *frame, size_t len)
+{
+	int k = find_undrained(r, frame, len);
+
+	/* the socket saw the frame before the tap's queue did: what it
+	 * holds may not be read yet */
+	if (k < 0 && r->rbuf) {
+		taprec_read(r);
+		k = find_undrained(r, frame, len);
+	}
+	if (k < 0) {
+		if (!r->first)
+			r->first_lost = true;
+		r->holes = true;
+		return;
+	}
+	r->f[k].drained = true;
+	if (!r->first && !r->first_lost)
+		r->first = k + 1;
+}
+
+const struct taprec_frame *taprec_kept(struct taprec *r, const char **why)
+{
+	int first = r->first - 1, k;
+
+	*why = NULL;
+	if (r->rbuf)
+		taprec_read(r);
+	if (r->holes) {
+		*why = "the record of its frames has holes: what QEMU kept is lost";
+		return NULL;
+	}
+	if (first < 0) {
+		if (r->first_lost)
+			*why = "its first frame drained was not recorded: what QEMU kept is lost";
+		return NULL;
+	}
+	for (k = (first + 1) % TAPREC_FRAMES; k != r->next; k = (k + 1) % TAPREC_FRAMES)
+		if (!r->f[k].drained) {
+			*why = "its frames were recorded out of their queue's order: what QEMU kept is lost";
+			return NULL;
+		}
+	if (first == slot_back(r->next, r->n)) {
+		*why = "QEMU kept no frame that was recorded";
+		return NULL;
+	}
+	return &r->f[slot_back(first, 1)];
 }
 
 void taprec_stop(struct taprec *r)

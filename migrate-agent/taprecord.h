@@ -15,11 +15,20 @@
  * So the frame QEMU kept is the one the tap was handed just before the
  * first frame the agent drains: QEMU's reading stops only at a frame it
  * could not deliver.  A packet socket on the tap records what the tap is
- * handed from the start of a migration (libvirt's first iteration event);
- * at the first drain, taprec_before() names that frame, and the agent
- * sends it on with the rest.  If the record may have a hole (the socket
- * dropped a frame), nothing is named: a frame sent twice would be worse
- * than one lost.
+ * handed from the start of a migration (libvirt's first iteration event),
+ * each frame the agent drains is marked in the record (taprec_drained),
+ * and once the tap is drained and redirected, taprec_kept() names that
+ * frame, and the agent sends it on.
+ *
+ * The record's order is the order in which frames passed the socket,
+ * which two CPUs handing the tap frames at once can make differ from the
+ * queue's own: then the frame named was delivered by vhost-net before
+ * the stop, and the one QEMU kept comes after the first drained in the
+ * record (which would explain a migration of CI's, 2026-12-07, that
+ * lost a datagram and handed the guest another twice).  So a frame is
+ * named only if every frame recorded after the first drained one was
+ * drained too, and never if the record may have a hole (the socket
+ * dropped a frame): a frame sent twice would be worse than one lost.
  */
 #ifndef ROAM_AGENT_TAPRECORD_H
 #define ROAM_AGENT_TAPRECORD_H
@@ -27,7 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* More than a tap's queue takes in during a detour's first drain. */
+/* More than a tap's queue holds when a detour starts (tun's 500). */
 #define TAPREC_FRAMES 512
 
 /* A frame as the packet socket gave it: a struct virtio_net_hdr, then
@@ -35,15 +44,20 @@
 struct taprec_frame {
 	unsigned char *buf;
 	size_t len;
+	bool drained;		/* taken out of the tap's queue */
 };
 
-/* All zeroes: recording nothing (taprec_stop() and taprec_before() are
+/* All zeroes: recording nothing (taprec_stop() and taprec_kept() are
  * safe on it). */
 struct taprec {
 	int sock;		/* the packet socket, while recording */
 	bool holes;		/* the socket dropped frames: names nothing */
 	int next;		/* the slot the next frame goes to */
 	int n;			/* frames held, up to TAPREC_FRAMES */
+	int first;		/* 1 + the slot of the first frame drained;
+				 * 0: none drained yet */
+	bool first_lost;	/* the first frame drained is not (or no
+				 * longer) in the record: names nothing */
 	struct taprec_frame f[TAPREC_FRAMES];
 	unsigned char *rbuf;	/* one frame being read; NULL: not recording */
 };
@@ -65,12 +79,19 @@ void taprec_read(struct taprec *r);
 int taprec_add(struct taprec *r, const void *frame, size_t len);
 
 /*
- * taprec_before - the frame recorded just before the newest one whose
- * Ethernet bytes are FRAME (LEN bytes), or NULL: not recorded, recorded
- * first, or the record may have a hole.
+ * taprec_drained - FRAME (LEN bytes of Ethernet) was taken out of the
+ * tap's queue: its newest copy in R not marked yet is marked.  A frame
+ * drained that R never recorded leaves R with a hole.
  */
-const struct taprec_frame *taprec_before(const struct taprec *r,
-					 const void *frame, size_t len);
+void taprec_drained(struct taprec *r, const void *frame, size_t len);
+
+/*
+ * taprec_kept - once the tap no longer takes frames in and its queue is
+ * drained: the frame QEMU kept, the one R recorded just before the first
+ * frame drained, or NULL with *WHY saying why none is named (NULL: no
+ * frame was drained, so none was kept).
+ */
+const struct taprec_frame *taprec_kept(struct taprec *r, const char **why);
 
 /* taprec_stop - stop recording and forget what R holds. */
 void taprec_stop(struct taprec *r);
