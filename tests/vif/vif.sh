@@ -80,8 +80,8 @@ reach() {
 	done
 }
 
-# booted DOMAIN N IP: DOMAIN's guest, just started, answers nsN at IP
-# within 90 tries under KVM, 240 under TCG (whose guests made 30-libvirt
+# booted DOMAIN N IP [START]: DOMAIN's guest, started at $SECONDS START
+# (default: now), answers nsN at IP within 90 tries under KVM, 240 under TCG (whose guests made 30-libvirt
 # take 2.5 times as long, 2026-12-05).  When it does not, dom_why says
 # why.  A KVM guest whose init never came up (its console lacks
 # "roam-guest: up") hung in its own boot, which KVM guests in a host
@@ -92,7 +92,7 @@ reach() {
 # goes to $BOOT_TIMES, which 90-teardown reports (the suite's budget is
 # mostly guest boots).
 booted() {
-	local tries=240 t0=$SECONDS
+	local tries=240 t0=${4:-$SECONDS}
 
 	[ "$GUEST_VIRT" != kvm ] || tries=90
 	reach "$2" "$3" "$tries" && { boot_time "$1" "$t0"; return 0; }
@@ -106,8 +106,8 @@ booted() {
 	return 1
 }
 
-# boot_time DOMAIN T0 [NOTE]: DOMAIN answered SECONDS - T0 after booted
-# began waiting, into $BOOT_TIMES.
+# boot_time DOMAIN T0 [NOTE]: DOMAIN answered SECONDS - T0 after its
+# start, into $BOOT_TIMES.
 BOOT_TIMES=$RUNS/boot-times
 boot_time() {
 	echo "$1 answered $((SECONDS - $2)) s after its start${3:+ ($3)}" >>"$BOOT_TIMES"
