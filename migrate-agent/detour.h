@@ -96,8 +96,8 @@ int detour_prepare(virDomainPtr dom, struct detour *d);
 /*
  * detour_record - record what D's taps are handed (taprecord.h), from a
  * migration's start until detour_start has drained them, so that the
- * frame QEMU keeps at the stop can be sent on.  detour_unrecord - stop it, where the
- * migration ended before that.
+ * frame QEMU keeps at the stop can be sent on.  detour_unrecord - stop
+ * it, where the migration ended before that.
  */
 void detour_record(struct detour *d);
 void detour_unrecord(struct detour *d);

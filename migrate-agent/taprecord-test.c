@@ -128,7 +128,7 @@ int main(void)
 	   "the oldest kept has nothing before it");
 	for (i = 0; i < TAPREC_FRAMES; i++)
 		add(&r, 1000 + i);
-	ok(kept(&r, &why) == -1 && says(why, "not recorded"),
+	ok(kept(&r, &why) == -1 && says(why, "no longer in the record"),
 	   "the first drained pushed out of the record: none");
 	record(&r, 10, 12);
 	drain(&r, 1);

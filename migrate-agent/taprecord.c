@@ -141,8 +141,6 @@ void taprec_drained(struct taprec *r, const void *frame, size_t len)
 		k = find_undrained(r, frame, len);
 	}
 	if (k < 0) {
-		if (!r->first)
-			r->first_lost = true;
 		r->holes = true;
 		return;
 	}
@@ -164,7 +162,7 @@ const struct taprec_frame *taprec_kept(struct taprec *r, const char **why)
 	}
 	if (first < 0) {
 		if (r->first_lost)
-			*why = "its first frame drained was not recorded: what QEMU kept is lost";
+			*why = "its first frame drained is no longer in the record: what QEMU kept is lost";
 		return NULL;
 	}
 	for (k = (first + 1) % TAPREC_FRAMES; k != r->next; k = (k + 1) % TAPREC_FRAMES)

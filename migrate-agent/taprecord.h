@@ -56,8 +56,8 @@ struct taprec {
 	int n;			/* frames held, up to TAPREC_FRAMES */
 	int first;		/* 1 + the slot of the first frame drained;
 				 * 0: none drained yet */
-	bool first_lost;	/* the first frame drained is not (or no
-				 * longer) in the record: names nothing */
+	bool first_lost;	/* the first frame drained was pushed out
+				 * of the record: names nothing */
 	struct taprec_frame f[TAPREC_FRAMES];
 	unsigned char *rbuf;	/* one frame being read; NULL: not recording */
 };

@@ -81,16 +81,16 @@ reach() {
 }
 
 # booted DOMAIN N IP [START]: DOMAIN's guest, started at $SECONDS START
-# (default: now), answers nsN at IP within 90 tries under KVM, 240 under TCG (whose guests made 30-libvirt
-# take 2.5 times as long, 2026-12-05).  When it does not, dom_why says
-# why.  A KVM guest whose init never came up (its console lacks
-# "roam-guest: up") hung in its own boot, which KVM guests in a host
-# under TCG do once in a while (README, "Nested guests under TCG"): it is
-# reset once, keeping its QEMU, tap and port, and must then answer.  Any
-# other guest that does not answer fails at once: a TCG guest has no such
-# excuse, and one that came up points at the switch.  How long each took
-# goes to $BOOT_TIMES, which 90-teardown reports (the suite's budget is
-# mostly guest boots).
+# (default: now), answers nsN at IP within 90 tries under KVM, 240 under
+# TCG (whose guests made 30-libvirt take 2.5 times as long, 2026-12-05).
+# When it does not, dom_why says why.  A KVM guest whose init never came
+# up (its console lacks "roam-guest: up") hung in its own boot, which KVM
+# guests in a host under TCG do once in a while (README, "Nested guests
+# under TCG"): it is reset once, keeping its QEMU, tap and port, and must
+# then answer.  Any other guest that does not answer fails at once: a TCG
+# guest has no such excuse, and one that came up points at the switch.
+# How long each took goes to $BOOT_TIMES, which 90-teardown reports (the
+# suite's budget is mostly guest boots).
 booted() {
 	local tries=240 t0=${4:-$SECONDS}
 
