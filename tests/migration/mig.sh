@@ -297,14 +297,16 @@ events_stop() {
 # (the source's job-completed event; the destination's when the source
 # sent none within 30 s).
 migrate() {
-	local from=$1 to=$2 before_src before_dst dt
+	local from=$1 to=$2 before_src before_dst dt t
 	shift 2
 
 	before_src=$(downtimes "$from" | wc -l)
 	before_dst=$(downtimes "$to" | wc -l)
+	t=$EPOCHREALTIME
 	virsh -c "$(libvirt_uri "$from")" migrate --live "$GUEST" \
 		"$(libvirt_uri "$to")" --migrateuri "tcp://$(host_addr "$to")" \
 		"$@" >/dev/null || return 1
+	secs "$t" "$EPOCHREALTIME" >"$MIG/migrate.secs"
 	if wait_for 150 eval "[ \$(downtimes $from | wc -l) -gt $before_src ]"; then
 		dt=$(downtimes "$from" | sed -n "$((before_src + 1))p")
 	elif [ "$(downtimes "$to" | wc -l)" -gt "$before_dst" ]; then
@@ -940,6 +942,11 @@ guest_trouble() {
 	done
 }
 
+# secs T0 T1: seconds from EPOCHREALTIME T0 to T1, one decimal.
+secs() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
+}
+
 # moved MODE WHAT FROM TO WINDOW: the checks after a migration, on the
 # probe's window WINDOW; returns 1 when the guest no longer answers.
 moved() {
@@ -992,7 +999,7 @@ moved() {
 # guest is back on host 1, before the probe stops.
 scenario() {
 	local mode=$1 trips=$2 checks=${3:-} results=$MIG/results.$1 i from=1 to=2 dt w
-	local window=2 deaf
+	local window=2 deaf t0 t1
 
 	: >"$results"
 	events_start
@@ -1004,6 +1011,7 @@ scenario() {
 		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
 	guest_up "$mode"
 	for ((i = 1; i <= 2 * trips; i++)); do
+		t0=$EPOCHREALTIME
 		if ! dt=$(migrate "$from" "$to" 2>&1); then
 			tap_not_ok "[$mode] migration $i, host $from to host $to"
 			tap_diag "$dt"
@@ -1022,8 +1030,11 @@ scenario() {
 			break
 		fi
 		window=$((i + 2))
+		t1=$EPOCHREALTIME
 		moved "$mode" "migration $i" "$from" "$to" "$window"
 		deaf=$?
+		# where a migration's time goes (README, "Budget")
+		tap_diag "[$mode] migration $i took $(secs "$t0" "$t1") s to its checks (virsh migrate $(cat "$MIG/migrate.secs") s), $(secs "$t1" "$EPOCHREALTIME") s in them"
 		echo "downtime=$dt $MOVED_WINDOW" >>"$results"
 		from=$((3 - from)) to=$((3 - to))
 		[ "$deaf" = 0 ] || break
