@@ -17,6 +17,15 @@
 # ERR or EMER line in ovs-vswitchd.log, except those that only say the
 # emulated CPU is slow: timeval's "Unreasonably long ...ms poll interval"
 # with its rusage lines, and ovs_rcu's "blocked ... waiting".
+# On the debug kernel the case skips: the ovs suite's debug boot
+# (ovs-debug) runs Debian's ovs-vswitchd on ours there, its probes, a
+# learning bridge and 2,000 connections' upcalls and megaflows, and
+# more than this case does.
+
+if [ "${ROAM_DEBUG_KERNEL:-0}" = 1 ]; then
+	tap_ok "ovs-vswitchd drives the datapath # SKIP on the debug kernel: ovs-debug runs ovs-vswitchd on ours there"
+	return 0
+fi
 
 # shellcheck source=../netns.sh
 . ./netns.sh
