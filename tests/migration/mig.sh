@@ -947,6 +947,18 @@ secs() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
 }
 
+# phase WHAT: a diagnostic with the seconds since the last phase (the
+# first: since the case sourced this file), for the suite's budget
+# (README, "Budget").  Called outside command substitutions only:
+# PHASE_T must persist.
+PHASE_T=$EPOCHREALTIME
+phase() {
+	local now=$EPOCHREALTIME
+
+	tap_diag "time: $1: $(secs "$PHASE_T" "$now") s"
+	PHASE_T=$now
+}
+
 # moved MODE WHAT FROM TO WINDOW: the checks after a migration, on the
 # probe's window WINDOW; returns 1 when the guest no longer answers.
 moved() {
@@ -1002,6 +1014,7 @@ scenario() {
 	local window=2 deaf t0 t1
 
 	: >"$results"
+	phase "[$mode] before the scenario"
 	events_start
 	cap_start obs 2 eth0 in
 	check "[$mode] host 1 captures the guest's frames on its uplink" uplink_cap "up1.$mode"
@@ -1009,7 +1022,9 @@ scenario() {
 	check "[$mode] the observer's capture runs" cap_ready obs
 	check "[$mode] the observer's control: it hears host 2's beacon on VLAN 20" \
 		nsx 2 ping -c 2 -W 5 "$(ns_ip 4)"
+	phase "[$mode] captures started"
 	guest_up "$mode"
+	phase "[$mode] guest up, streams measured"
 	for ((i = 1; i <= 2 * trips; i++)); do
 		t0=$EPOCHREALTIME
 		if ! dt=$(migrate "$from" "$to" 2>&1); then
@@ -1043,6 +1058,7 @@ scenario() {
 	# CI's last two runs it never answered again in the migrations
 	# after): the rest would only wait on it, and a further attempt
 	# (guest_fault) needs the time.
+	phase "[$mode] migrations"
 	if [ "$i" -lt $((2 * trips)) ]; then
 		tap_not_ok "[$mode] migrations $((i + 1)) to $((2 * trips)): not run, the guest stopped (above)"
 	fi
@@ -1053,6 +1069,7 @@ scenario() {
 	elif [ -n "$checks" ]; then
 		tap_not_ok "[$mode] $checks: the guest ended on host 1"
 	fi
+	phase "[$mode] closing checks"
 	check "[$mode] the probe stops" peer probe_stop
 	# for the demo (vm-run --out): the measurements and the peer's trace
 	cp "$results" "$ROAM_SHARED/out/" &&
@@ -1062,6 +1079,7 @@ scenario() {
 		guest_trouble "[$mode] at the end" "$from"
 	events_stop
 	cap_stop
+	phase "[$mode] guest destroyed, captures stopped"
 	check_output "[$mode] the observer on VLAN 20 saw nothing of the guest's" 0 \
 		count_lines obs "$GUEST_MAC|$GUEST_IP"
 	check "[$mode] ... but it saw the beacon (the capture's control)" \
@@ -1086,4 +1104,5 @@ scenario() {
 	peer allow_stop_warnings >/dev/null
 	check "[$mode] every migration was measured" summarize "$results"
 	echo "mig-summary $mode: $(summarize "$results")"
+	phase "[$mode] captures counted"
 }

@@ -44,11 +44,13 @@ for h in 1 2; do
 	check "host $h's timeline: redirected at every pause, delivered at every resume" \
 		on_host "$h" timeline_detours
 done
+phase "[$mode] timelines checked"
 cp "$AGENT_TIMELINE" "$ROAM_SHARED/out/timeline.$mode.host1.json"
 peer "cp '$AGENT_TIMELINE' \"\$ROAM_SHARED/out/timeline.$mode.host2.json\""
 # where each migration's largest gap falls, against libvirt's events and
 # QEMU's own stamps of the stop and the resume (gapmap.py)
 tap_diag "$(python3 gapmap.py "$ROAM_SHARED/out" "$mode" 2>&1)"
+phase "[$mode] gap map"
 check "host 1: the agent stops" systemctl stop roam-migrate-agent
 check "host 2: the agent stops" peer "systemctl stop roam-migrate-agent; rm -f '$AGENT_DEFAULTS'"
 rm -f "$AGENT_DEFAULTS"
