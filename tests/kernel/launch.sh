@@ -20,8 +20,8 @@
 # install script meson would run after it (install/dkms-add.sh), for the
 # operator's-install cases; the vif suite also gets the ovs suite's
 # topo.sh and netkit.py, which it builds on, and the migration suite
-# (two hosts: --hosts 2) all of those, and the vif suite's vif.sh and
-# firstrow.py.  The ovs-kmod suite gets Open vSwitch's
+# (two hosts: --hosts 2) all of those, the vif suite's vif.sh and
+# firstrow.py, and the harness's two-host checks (tests/harness).  The ovs-kmod suite gets Open vSwitch's
 # kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
 # --share ovs-kmod=TREE, not copied into the job.  The hardening suite's
 # stress case drives the bench suite's pktgen.sh.
@@ -97,6 +97,10 @@ if [ "$suite" = vif ] || [ "$suite" = migration ]; then
 fi
 if [ "$suite" = migration ]; then
 	cp "$ROAM_TOP/tests/vif/vif.sh" "$ROAM_TOP/tests/vif/firstrow.py" "$job/"
+	# the harness's two-host checks, which its 00-harness runs
+	mkdir -p "$job/harness"
+	cp "$ROAM_TOP"/tests/harness/{full-host,ping-link,datapath-loaded}.sh \
+		"$job/harness/"
 fi
 if [ "$suite" = hardening ]; then
 	cp "$ROAM_TOP/tests/bench/pktgen.sh" "$job/"
