@@ -21,8 +21,9 @@
 # operator's-install cases; the vif suite also gets the ovs suite's
 # topo.sh and netkit.py, which it builds on, and the migration suite
 # (two hosts: --hosts 2) all of those, the vif suite's vif.sh and
-# firstrow.py, and the harness's two-host checks (tests/harness).  The ovs-kmod suite gets Open vSwitch's
-# kernel testsuite (images/build-ovs-testsuite.sh) read-only, as vm-run's
+# firstrow.py, and the harness's two-host checks (tests/harness).  The
+# ovs-kmod suite gets Open vSwitch's kernel testsuite
+# (images/build-ovs-testsuite.sh) read-only, as vm-run's
 # --share ovs-kmod=TREE, not copied into the job.  The hardening suite's
 # stress case drives the bench suite's pktgen.sh.
 set -euo pipefail
