@@ -7,8 +7,8 @@
 # the boot.
 #
 # Each pass (default: the one datapath the harness loaded) loads its module
-# and proves which one is loaded, runs every cases/*.sh (or the named ones)
-# against it, and ends with its own kernel-log checkpoint: no splat and no
+# and proves which one is loaded, runs every cases/*.sh but those marked
+# "# roam: on-demand" (or the named ones) against it, and ends with its own kernel-log checkpoint: no splat and no
 # kmemleak suspect since the pass began, so a report is laid at the door of
 # the module that caused it.  Cases marked "# roam: once-per-boot" compare
 # both modules within themselves; they run once, after the passes.
@@ -46,7 +46,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#passes[@]} -gt 0 ] || passes=("$ROAM_DATAPATH")
-[ ${#cases[@]} -gt 0 ] || cases=(cases/*.sh)
+# No case named: every case but those marked "# roam: on-demand", which
+# run only when named (their header says why).
+if [ ${#cases[@]} -eq 0 ]; then
+	for c in cases/*.sh; do
+		case_meta "$c" on-demand >/dev/null || cases+=("$c")
+	done
+fi
 scale=${ROAM_LIMIT_SCALE:-1}
 [[ $scale =~ ^[1-9][0-9]{0,2}$ ]] || {
 	tap_not_ok "ROAM_LIMIT_SCALE '$scale' is a whole number from 1 to 999"
